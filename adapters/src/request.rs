@@ -1,0 +1,261 @@
+//! The questions the harness asks and the answers adapters give.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+/// One question about a robots.txt body (or a URL).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "op", rename_all = "kebab-case")]
+pub enum Request {
+    /// May the crawler with product token `agent` access `url`?
+    Decide {
+        /// The robots.txt body, raw bytes.
+        #[serde(skip)]
+        robots: Arc<[u8]>,
+        /// The crawler's product token.
+        agent: String,
+        /// An absolute URL or a path with optional query.
+        url: String,
+    },
+    /// The file-wide sitemap URLs, in order.
+    Sitemaps {
+        /// The robots.txt body.
+        #[serde(skip)]
+        robots: Arc<[u8]>,
+    },
+    /// The crawl-delay value of the agent's group, as written.
+    CrawlDelay {
+        /// The robots.txt body.
+        #[serde(skip)]
+        robots: Arc<[u8]>,
+        /// The crawler's product token.
+        agent: String,
+    },
+    /// Is `token` a valid product token (R2.2.1-1)?
+    ValidToken {
+        /// The token.
+        token: String,
+    },
+    /// The URL of the robots.txt file governing `url` (§2.3).
+    RobotsUrl {
+        /// An absolute URL.
+        url: String,
+    },
+}
+
+impl Request {
+    /// The operation's name, as in the wire protocol.
+    pub fn op(&self) -> &'static str {
+        match self {
+            Request::Decide { .. } => "decide",
+            Request::Sitemaps { .. } => "sitemaps",
+            Request::CrawlDelay { .. } => "crawl-delay",
+            Request::ValidToken { .. } => "valid-token",
+            Request::RobotsUrl { .. } => "robots-url",
+        }
+    }
+
+    /// The robots.txt body the request is about, if any.
+    pub fn robots(&self) -> Option<&[u8]> {
+        match self {
+            Request::Decide { robots, .. }
+            | Request::Sitemaps { robots }
+            | Request::CrawlDelay { robots, .. } => Some(robots),
+            Request::ValidToken { .. } | Request::RobotsUrl { .. } => None,
+        }
+    }
+}
+
+/// Allowed or disallowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Access allowed.
+    Allowed,
+    /// Access disallowed.
+    Disallowed,
+}
+
+impl Verdict {
+    /// `allowed` or `disallowed`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Allowed => "allowed",
+            Verdict::Disallowed => "disallowed",
+        }
+    }
+}
+
+/// Why a parser answered as it did, when it can say (the oracle can).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Explanation {
+    /// A short reason name (`longest-match`, `no-group`, ...).
+    pub reason: String,
+    /// The line of the rule that decided, if one did.
+    pub rule_line: Option<u32>,
+    /// A human-readable account, several lines.
+    pub text: String,
+    /// The same, structured.
+    pub json: serde_json::Value,
+}
+
+/// An adapter's answer to one request.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "outcome", rename_all = "kebab-case")]
+pub enum Reply {
+    /// A verdict for a `decide` request.
+    Verdict {
+        /// Allowed or disallowed.
+        verdict: Verdict,
+        /// Why, if the parser can say.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        explanation: Option<Box<Explanation>>,
+    },
+    /// The answer to any other request: a list of strings (sitemaps), a
+    /// string or null (crawl-delay, robots-url), a boolean (valid-token).
+    Value {
+        /// The value.
+        value: serde_json::Value,
+    },
+    /// The parser cannot express this request; says why.
+    NotApplicable {
+        /// Why.
+        why: String,
+    },
+    /// The parser reported an error for this input.
+    Error {
+        /// Its message.
+        message: String,
+    },
+    /// The parser panicked or its process died.
+    Crashed {
+        /// What is known.
+        message: String,
+    },
+    /// No answer within the deadline.
+    TimedOut,
+    /// The adapter spoke something other than the protocol.
+    ProtocolError {
+        /// What was wrong.
+        message: String,
+    },
+}
+
+impl Reply {
+    /// A verdict without explanation.
+    pub fn verdict(allowed: bool) -> Reply {
+        let verdict = if allowed { Verdict::Allowed } else { Verdict::Disallowed };
+        Reply::Verdict { verdict, explanation: None }
+    }
+
+    /// Not applicable, with a reason.
+    pub fn not_applicable(why: impl Into<String>) -> Reply {
+        Reply::NotApplicable { why: why.into() }
+    }
+
+    /// One word for the outcome: `allowed`, `disallowed`, `value`,
+    /// `not-applicable`, `error`, `crashed`, `timeout`, `protocol-error`.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Reply::Verdict { verdict, .. } => verdict.as_str(),
+            Reply::Value { .. } => "value",
+            Reply::NotApplicable { .. } => "not-applicable",
+            Reply::Error { .. } => "error",
+            Reply::Crashed { .. } => "crashed",
+            Reply::TimedOut => "timeout",
+            Reply::ProtocolError { .. } => "protocol-error",
+        }
+    }
+}
+
+/// What a parser can be asked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Capabilities {
+    /// Takes absolute URLs (`https://example.com/a`).
+    pub absolute_urls: bool,
+    /// Takes paths with query (`/a?b`).
+    pub paths: bool,
+    /// Takes URLs with raw (not percent-encoded) non-ASCII characters.
+    pub raw_non_ascii_urls: bool,
+    /// Takes robots.txt bodies that are not valid UTF-8.
+    pub non_utf8_bodies: bool,
+    /// Answers `sitemaps`.
+    pub sitemaps: bool,
+    /// Answers `crawl-delay`.
+    pub crawl_delay: bool,
+    /// Answers `valid-token`.
+    pub valid_token: bool,
+    /// Answers `robots-url`.
+    pub robots_url: bool,
+}
+
+impl Capabilities {
+    /// Decisions only, on absolute URLs and paths, any bytes.
+    pub fn decide_only() -> Capabilities {
+        Capabilities {
+            absolute_urls: true,
+            paths: true,
+            raw_non_ascii_urls: true,
+            non_utf8_bodies: true,
+            sitemaps: false,
+            crawl_delay: false,
+            valid_token: false,
+            robots_url: false,
+        }
+    }
+
+    /// Everything.
+    pub fn all() -> Capabilities {
+        Capabilities {
+            sitemaps: true,
+            crawl_delay: true,
+            valid_token: true,
+            robots_url: true,
+            ..Capabilities::decide_only()
+        }
+    }
+
+    /// `Err(why)` when a parser with these capabilities cannot be asked
+    /// `request`; the harness then records not-applicable without asking.
+    pub fn admits(&self, request: &Request) -> Result<(), String> {
+        let refuse = |ok: bool, why: &str| if ok { Ok(()) } else { Err(why.to_string()) };
+        if let Some(body) = request.robots() {
+            refuse(
+                self.non_utf8_bodies || std::str::from_utf8(body).is_ok(),
+                "the parser takes text; this body is not UTF-8",
+            )?;
+        }
+        match request {
+            Request::Decide { url, .. } => {
+                let absolute = url.contains("://");
+                refuse(!absolute || self.absolute_urls, "needs a path, got an absolute URL")?;
+                refuse(absolute || self.paths, "needs an absolute URL, got a path")?;
+                refuse(
+                    url.is_ascii() || self.raw_non_ascii_urls,
+                    "needs a percent-encoded URL; this one has raw non-ASCII",
+                )
+            }
+            Request::Sitemaps { .. } => refuse(self.sitemaps, "no sitemap API"),
+            Request::CrawlDelay { .. } => refuse(self.crawl_delay, "no crawl-delay API"),
+            Request::ValidToken { .. } => refuse(self.valid_token, "no token validation API"),
+            Request::RobotsUrl { .. } => refuse(self.robots_url, "no robots.txt URL API"),
+        }
+    }
+}
+
+/// Who an adapter is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Info {
+    /// `<language>-<package>`, e.g. `rust-texting_robots`; `reference`.
+    pub name: String,
+    /// The language the parser is written in.
+    pub language: String,
+    /// The parser package and its version.
+    pub version: String,
+    /// The profile whose expectations the parser claims (`rfc9309` or
+    /// `google`), used to pick expectations in reports.
+    pub profile: String,
+    /// What it can be asked.
+    pub capabilities: Capabilities,
+}

@@ -1,0 +1,57 @@
+//! The commands. Each returns the process exit code: 0 ran and passed,
+//! 1 ran and found failures (where that applies), 2 usage or I/O error.
+
+mod check;
+mod coverage;
+mod run;
+mod validate;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+/// Conformance suite and reference oracle for robots.txt parsers
+/// (RFC 9309 and Google's interpretation).
+#[derive(Parser, Debug)]
+#[command(name = "robots-conformance", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Decide URLs against one robots.txt file (the oracle by default).
+    Check(check::Args),
+    /// Run the case corpus against the reference oracle, with a summary.
+    Run(run::Args),
+    /// Clause coverage: every clause with the cases citing it.
+    Coverage(coverage::Args),
+    /// Check the case files without running them.
+    Validate(validate::Args),
+}
+
+/// Where the cases are: `--cases DIR`, else the default (see
+/// `suite::default_root`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct CasesDir {
+    /// The spec-cases folder [default: ./spec-cases, else the built-in one]
+    #[arg(long, value_name = "DIR")]
+    cases: Option<PathBuf>,
+}
+
+impl CasesDir {
+    fn root(&self) -> PathBuf {
+        self.cases.clone().unwrap_or_else(robots_conformance::suite::default_root)
+    }
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> anyhow::Result<i32> {
+    match cli.command {
+        Command::Check(a) => check::run(a),
+        Command::Run(a) => run::run(a),
+        Command::Coverage(a) => coverage::run(a),
+        Command::Validate(a) => validate::run(a),
+    }
+}

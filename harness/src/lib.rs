@@ -1,0 +1,16 @@
+//! The conformance runner: loads the cases under `spec-cases/` (the
+//! [`case`] format and the [`suite`] of files and clauses), asks an
+//! adapter each check ([`run`]), judges the replies against the expected
+//! outcome for a profile, and reports ([`render`], [`coverage`]).
+//!
+//! It knows the shape of a case, never robots.txt semantics: parsing,
+//! matching and normalising belong to the oracle and the adapters.
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod case;
+pub mod coverage;
+pub mod render;
+pub mod run;
+pub mod suite;

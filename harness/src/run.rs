@@ -1,0 +1,183 @@
+//! Running checks through an adapter and judging the replies against the
+//! case's expectation for a profile.
+
+use robots_adapters::{Adapter, Reply, Request, Verdict};
+use serde::Serialize;
+
+use crate::case::{Case, Check, Expected, Question};
+
+/// How one check went for one adapter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Outcome {
+    /// The answer is the expected one.
+    Pass,
+    /// The answer is another one.
+    Fail,
+    /// The expectation is implementation-defined: any answer is fine.
+    Unscored,
+    /// The parser cannot express the check.
+    NotApplicable,
+    /// The parser reported an error for the input.
+    Error,
+    /// The parser panicked or its process died.
+    Crash,
+    /// The parser did not answer in time.
+    Timeout,
+    /// The adapter broke the protocol.
+    ProtocolError,
+}
+
+impl Outcome {
+    /// All outcomes, in report order.
+    pub const ALL: [Outcome; 8] = [
+        Outcome::Pass,
+        Outcome::Fail,
+        Outcome::Unscored,
+        Outcome::NotApplicable,
+        Outcome::Error,
+        Outcome::Crash,
+        Outcome::Timeout,
+        Outcome::ProtocolError,
+    ];
+
+    /// The kebab-case word.
+    pub fn word(self) -> &'static str {
+        match self {
+            Outcome::Pass => "pass",
+            Outcome::Fail => "fail",
+            Outcome::Unscored => "unscored",
+            Outcome::NotApplicable => "not-applicable",
+            Outcome::Error => "error",
+            Outcome::Crash => "crash",
+            Outcome::Timeout => "timeout",
+            Outcome::ProtocolError => "protocol-error",
+        }
+    }
+
+    /// Counts against the parser (fail, error, crash, timeout, protocol).
+    pub fn is_bad(self) -> bool {
+        !matches!(self, Outcome::Pass | Outcome::Unscored | Outcome::NotApplicable)
+    }
+
+    /// Parses a word back.
+    pub fn from_word(w: &str) -> Option<Outcome> {
+        Outcome::ALL.into_iter().find(|o| o.word() == w)
+    }
+}
+
+/// The request that asks `check` of case `case`.
+pub fn request(case: &Case, check: &Check) -> Request {
+    let robots = case.robots.clone();
+    match &check.question {
+        Question::Decide { agent, url } => {
+            Request::Decide { robots, agent: agent.clone(), url: url.clone() }
+        }
+        Question::Sitemaps => Request::Sitemaps { robots },
+        Question::CrawlDelay { agent } => Request::CrawlDelay { robots, agent: agent.clone() },
+        Question::ValidToken { token } => Request::ValidToken { token: token.clone() },
+        Question::RobotsUrl { url } => Request::RobotsUrl { url: url.clone() },
+    }
+}
+
+/// Judges `reply` against what `check` expects under `profile`. The
+/// string says what was wrong, when something was.
+pub fn judge(check: &Check, profile: &str, reply: &Reply) -> (Outcome, String) {
+    let expected = check.expected(profile);
+    match reply {
+        Reply::NotApplicable { why } => return (Outcome::NotApplicable, why.clone()),
+        Reply::Error { message } => return (Outcome::Error, message.clone()),
+        Reply::Crashed { message } => return (Outcome::Crash, message.clone()),
+        Reply::TimedOut => return (Outcome::Timeout, "no answer in time".into()),
+        Reply::ProtocolError { message } => return (Outcome::ProtocolError, message.clone()),
+        Reply::Verdict { .. } | Reply::Value { .. } => {}
+    }
+    let want_verdict = match expected {
+        Expected::ImplementationDefined => return (Outcome::Unscored, String::new()),
+        Expected::Allowed => Verdict::Allowed,
+        Expected::Disallowed => Verdict::Disallowed,
+        Expected::Value(want) => {
+            return match reply {
+                Reply::Value { value } if value == want => (Outcome::Pass, String::new()),
+                Reply::Value { value } => (Outcome::Fail, format!("want {want}, got {value}")),
+                other => (Outcome::ProtocolError, format!("want a value, got {}", other.word())),
+            };
+        }
+    };
+    let Reply::Verdict { verdict, explanation } = reply else {
+        return (Outcome::ProtocolError, "want a verdict, got a value".into());
+    };
+    if *verdict != want_verdict {
+        return (
+            Outcome::Fail,
+            format!("want {}, got {}", want_verdict.as_str(), verdict.as_str()),
+        );
+    }
+    if let Some(ex) = explanation {
+        if let Some(line) = check.rule_line {
+            if ex.rule_line != Some(line) {
+                let got = ex.rule_line.map_or("none".to_string(), |l| l.to_string());
+                return (Outcome::Fail, format!("want winning rule at line {line}, got {got}"));
+            }
+        }
+        if let Some(reason) = &check.reason {
+            if &ex.reason != reason {
+                return (Outcome::Fail, format!("want reason {reason}, got {}", ex.reason));
+            }
+        }
+    }
+    (Outcome::Pass, String::new())
+}
+
+/// One check's result for one adapter.
+#[derive(Clone, Debug, Serialize)]
+pub struct CheckResult {
+    /// The check's full name.
+    pub check: String,
+    /// The outcome.
+    pub outcome: Outcome,
+    /// What the adapter answered.
+    pub reply: Reply,
+    /// What was wrong, if anything.
+    pub detail: String,
+}
+
+/// Asks `adapter` every check of `cases` (one batch per case), judging
+/// against `profile`. Checks the adapter cannot express are not asked.
+pub fn run_cases<'a>(
+    adapter: &mut dyn Adapter,
+    profile: &str,
+    cases: impl IntoIterator<Item = (&'a Case, Vec<&'a Check>)>,
+) -> Vec<CheckResult> {
+    let caps = adapter.info().capabilities;
+    let mut results = Vec::new();
+    for (case, checks) in cases {
+        let mut asked = Vec::new();
+        let mut requests = Vec::new();
+        let mut replies: Vec<Option<Reply>> = Vec::new();
+        for check in &checks {
+            let req = request(case, check);
+            match caps.admits(&req) {
+                Ok(()) => {
+                    asked.push(replies.len());
+                    requests.push(req);
+                    replies.push(None);
+                }
+                Err(why) => replies.push(Some(Reply::not_applicable(why))),
+            }
+        }
+        let mut answers = adapter.answer_batch(&requests).into_iter();
+        for slot in asked {
+            replies[slot] = Some(answers.next().unwrap_or(Reply::ProtocolError {
+                message: "the adapter returned fewer answers than requests".into(),
+            }));
+        }
+        for (check, reply) in checks.iter().zip(replies) {
+            // OK: every slot was filled above, asked or not.
+            let reply = reply.expect("every reply slot is filled");
+            let (outcome, detail) = judge(check, profile, &reply);
+            results.push(CheckResult { check: check.name.clone(), outcome, reply, detail });
+        }
+    }
+    results
+}

@@ -1,0 +1,175 @@
+//! The suite: every case file under a `spec-cases/` folder, the clause
+//! index beside them, and the filters that pick checks by name.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::case::{Case, CaseError, Known, load_file};
+
+/// One entry of the clause index (`spec-cases/clauses.toml`).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Clause {
+    /// Stable id (`R2.2.2-5`, `G-MATCH-4`, `GRT-7`).
+    pub id: String,
+    /// Section of the source.
+    pub section: String,
+    /// MUST, SHOULD, ..., DEF, ABNF, EXAMPLE, INFO, GOOGLE.
+    pub level: String,
+    /// Category.
+    pub category: String,
+    /// The quoted text.
+    pub text: String,
+    /// Whether any parser can be tested on it.
+    pub testable: bool,
+    /// Why not, when not.
+    pub why_untestable: Option<String>,
+    /// `rfc9309`, `google-doc` or `google-parser`.
+    pub source: String,
+    /// `parse` or `fetch`.
+    pub layer: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClausesToml {
+    clause: Vec<Clause>,
+}
+
+/// A loaded suite.
+#[derive(Debug, Default)]
+pub struct Suite {
+    /// The folder the cases came from.
+    pub root: PathBuf,
+    /// The clause index.
+    pub clauses: Vec<Clause>,
+    /// Every case that loaded, in file then source order.
+    pub cases: Vec<Case>,
+    /// Every mistake found while loading.
+    pub errors: Vec<CaseError>,
+}
+
+/// The case files under `root`, recursively, sorted.
+pub fn case_files(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "toml")
+                && path.parent() != Some(root)
+            {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Loads the clause index at `root/clauses.toml`.
+pub fn load_clauses(root: &Path) -> Result<Vec<Clause>, CaseError> {
+    let file = root.join("clauses.toml");
+    let err = |line, message| CaseError { file: file.clone(), line, case: None, message };
+    let text = std::fs::read_to_string(&file).map_err(|e| err(None, format!("cannot read: {e}")))?;
+    let parsed: ClausesToml = toml::from_str(&text).map_err(|e| {
+        let line = e.span().map(|s| text[..s.start].matches('\n').count() + 1);
+        err(line, e.message().to_string())
+    })?;
+    let mut seen = HashSet::new();
+    for c in &parsed.clause {
+        if !seen.insert(c.id.as_str()) {
+            return Err(err(None, format!("duplicate clause id {}", c.id)));
+        }
+    }
+    Ok(parsed.clause)
+}
+
+impl Suite {
+    /// Loads the clause index and every case file under `root`.
+    pub fn load(root: &Path) -> Suite {
+        Suite::load_only(root, |_| true)
+    }
+
+    /// Loads the clause index and the case files for which `want(file)`.
+    pub fn load_only(root: &Path, want: impl Fn(&Path) -> bool) -> Suite {
+        let mut suite = Suite { root: root.to_path_buf(), ..Suite::default() };
+        match load_clauses(root) {
+            Ok(c) => suite.clauses = c,
+            Err(e) => suite.errors.push(e),
+        }
+        let ids: HashSet<String> = suite.clauses.iter().map(|c| c.id.clone()).collect();
+        let known = Known { clauses: &ids };
+        for file in case_files(root).iter().filter(|f| want(f)) {
+            let (cases, errors) = load_file(root, file, &known);
+            suite.cases.extend(cases);
+            suite.errors.extend(errors);
+        }
+        suite
+    }
+
+    /// The clause with this id.
+    pub fn clause(&self, id: &str) -> Option<&Clause> {
+        self.clauses.iter().find(|c| c.id == id)
+    }
+
+    /// The highest requirement level among a case's clauses (MUST before
+    /// SHOULD before MAY before the rest), for scoring.
+    pub fn level_of(&self, case: &Case) -> &'static str {
+        let levels: Vec<&str> =
+            case.clauses.iter().filter_map(|id| self.clause(id)).map(|c| c.level.as_str()).collect();
+        for (want, name) in [
+            ("MUST", "MUST"),
+            ("MUST NOT", "MUST"),
+            ("SHOULD", "SHOULD"),
+            ("SHOULD NOT", "SHOULD"),
+            ("MAY", "MAY"),
+            ("GOOGLE", "GOOGLE"),
+        ] {
+            if levels.contains(&want) {
+                return name;
+            }
+        }
+        "DEF"
+    }
+}
+
+/// The default `spec-cases/` folder: `$ROBOTS_CONFORMANCE_CASES`, else
+/// `./spec-cases` if it exists, else the one this binary was built from.
+pub fn default_root() -> PathBuf {
+    if let Some(dir) = std::env::var_os("ROBOTS_CONFORMANCE_CASES") {
+        return PathBuf::from(dir);
+    }
+    let here = PathBuf::from("spec-cases");
+    if here.join("clauses.toml").is_file() {
+        return here;
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("spec-cases")
+}
+
+/// Name filters as libtest has them: a check is selected when any filter
+/// is a substring of its name (or equals it, with `exact`), and no `skip`
+/// is a substring of it.
+#[derive(Clone, Debug, Default)]
+pub struct Filter {
+    /// Substrings (or exact names) to select; empty selects everything.
+    pub include: Vec<String>,
+    /// Substrings to leave out.
+    pub skip: Vec<String>,
+    /// Compare whole names.
+    pub exact: bool,
+}
+
+impl Filter {
+    /// Whether `name` is selected.
+    pub fn selects(&self, name: &str) -> bool {
+        let hit = |f: &String| if self.exact { name == f } else { name.contains(f.as_str()) };
+        (self.include.is_empty() || self.include.iter().any(hit))
+            && !self.skip.iter().any(|s| name.contains(s.as_str()))
+    }
+}

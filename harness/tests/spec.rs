@@ -1,0 +1,78 @@
+//! `cargo test` runs every check of every case under `spec-cases/` as its
+//! own trial, against the reference oracle under each profile the case
+//! states an expectation for.
+//!
+//! Trial names are the checks' names (`grouping::merging::figure-2::1`),
+//! so the usual filters work: `cargo test -- encoding`, `--exact`,
+//! `--list`, `--ignored`. Under nextest (one process per trial, run as
+//! `spec --exact NAME`) only the trial's own file is loaded.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use robots_adapters::reference::Reference;
+use robots_conformance::case::PROFILES;
+use robots_conformance::render::failure;
+use robots_conformance::run::{Outcome, run_cases};
+use robots_conformance::suite::{Suite, default_root};
+
+/// The file a full check name lives in: all but the last two parts.
+fn file_of(root: &Path, name: &str) -> Option<PathBuf> {
+    let parts: Vec<&str> = name.split("::").collect();
+    let n = parts.len().checked_sub(2).filter(|&n| n > 0)?;
+    let mut path = root.to_path_buf();
+    for p in &parts[..n] {
+        path.push(p);
+    }
+    Some(path.with_extension("toml"))
+}
+
+fn check_trial(suite: &Arc<Suite>, case_ix: usize, check_ix: usize) -> Trial {
+    let case = &suite.cases[case_ix];
+    let name = case.checks[check_ix].name.clone();
+    let ignored = case.ignore.is_some();
+    let suite = Arc::clone(suite);
+    Trial::test(name, move || {
+        let case = &suite.cases[case_ix];
+        let check = &case.checks[check_ix];
+        let mut failures = Vec::new();
+        for profile in PROFILES {
+            // OK: PROFILES only names built-in profiles.
+            let mut oracle = Reference::for_profile(profile).expect("built-in profile");
+            let name = Reference::name_for(profile);
+            let results = run_cases(&mut oracle, profile, [(case, vec![check])]);
+            for r in results {
+                if r.outcome.is_bad() || r.outcome == Outcome::NotApplicable {
+                    failures.push(failure(
+                        &suite, case, check, &name, profile, &r.reply, &r.detail,
+                    ));
+                }
+            }
+        }
+        if failures.is_empty() { Ok(()) } else { Err(Failed::from(failures.join("\n"))) }
+    })
+    .with_ignored_flag(ignored)
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let root = default_root();
+    let only = match (&args.filter, args.exact) {
+        (Some(name), true) => file_of(&root, name),
+        _ => None,
+    };
+    let suite = Arc::new(Suite::load_only(&root, |f| only.as_ref().is_none_or(|o| o == f)));
+    let mut trials = Vec::new();
+    for e in &suite.errors {
+        let prefix = robots_conformance::case::name_prefix(&root, &e.file);
+        let message = format!("bug in test case: {e}");
+        trials.push(Trial::test(format!("{prefix}::<load>"), move || Err(message.into())));
+    }
+    for (ci, case) in suite.cases.iter().enumerate() {
+        for ki in 0..case.checks.len() {
+            trials.push(check_trial(&suite, ci, ki));
+        }
+    }
+    libtest_mimic::run(&args, trials).exit();
+}

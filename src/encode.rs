@@ -1,0 +1,146 @@
+//! Percent-encoding normalisation, shared by rules and URLs (R2.2.2-11,
+//! R2.2.2-12, Figure 4, R2.2.3-2 and Figure 6).
+//!
+//! Both sides of a comparison are brought to one canonical form: octets
+//! outside ASCII become `%XX`, `%xx` escapes get upper-case hex, escapes of
+//! unreserved characters are decoded, and a raw `*` or `$` that is data
+//! becomes `%2A` / `%24`. Which of these steps apply is the profile's
+//! choice. Knows nothing of patterns or wildcards; see `pattern`.
+
+use crate::profile::Profile;
+
+/// The normalisation steps to apply to one byte string.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Canon {
+    pub encode_non_ascii: bool,
+    pub decode_unreserved: bool,
+    pub uppercase_hex: bool,
+    pub encode_star_dollar: bool,
+}
+
+impl Canon {
+    /// The steps for literal text in a rule. Rules are always
+    /// canonicalised (Google does so too, G-ENC-1); the profile decides
+    /// whether unreserved escapes are decoded.
+    pub fn for_pattern(p: &Profile) -> Canon {
+        Canon {
+            encode_non_ascii: true,
+            decode_unreserved: p.decode_unreserved,
+            uppercase_hex: true,
+            encode_star_dollar: p.encode_url_star_dollar,
+        }
+    }
+
+    /// The steps for the URL being decided.
+    pub fn for_target(p: &Profile) -> Canon {
+        Canon {
+            encode_non_ascii: p.encode_url_non_ascii,
+            decode_unreserved: p.decode_unreserved,
+            uppercase_hex: p.uppercase_url_hex,
+            encode_star_dollar: p.encode_url_star_dollar,
+        }
+    }
+}
+
+const HEX: &[u8; 16] = b"0123456789ABCDEF";
+
+/// RFC 3986 §2.3: `ALPHA / DIGIT / "-" / "." / "_" / "~"`.
+fn is_unreserved(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+}
+
+fn hex_value(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+fn push_escaped(out: &mut Vec<u8>, b: u8) {
+    // OK: b >> 4 and b & 15 are both < 16 == HEX.len().
+    out.extend_from_slice(&[b'%', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
+}
+
+/// Appends the canonical form of `input` to `out`. Linear in the input.
+pub(crate) fn canonicalize_into(input: &[u8], c: Canon, out: &mut Vec<u8>) {
+    let mut i = 0;
+    while i < input.len() {
+        let b = input[i];
+        let escape = match (b, input.get(i + 1), input.get(i + 2)) {
+            (b'%', Some(&h), Some(&l)) => {
+                hex_value(h).zip(hex_value(l)).map(|(h, l)| (h << 4) | l)
+            }
+            _ => None,
+        };
+        if let Some(v) = escape {
+            if c.decode_unreserved && is_unreserved(v) {
+                out.push(v);
+            } else if c.uppercase_hex {
+                push_escaped(out, v);
+            } else {
+                out.extend_from_slice(&input[i..i + 3]);
+            }
+            i += 3;
+            continue;
+        }
+        if (b >= 0x80 && c.encode_non_ascii)
+            || (c.encode_star_dollar && matches!(b, b'*' | b'$'))
+        {
+            push_escaped(out, b);
+        } else {
+            out.push(b);
+        }
+        i += 1;
+    }
+}
+
+/// The canonical form of `input`.
+pub(crate) fn canonicalize(input: &[u8], c: Canon) -> Vec<u8> {
+    let mut out = Vec::with_capacity(input.len());
+    canonicalize_into(input, c, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rfc(s: &str) -> String {
+        let c = Canon::for_target(&Profile::rfc9309());
+        String::from_utf8(canonicalize(s.as_bytes(), c)).unwrap()
+    }
+
+    #[test]
+    fn figure_4_rows() {
+        assert_eq!(rfc("/foo/bar?baz=quz"), "/foo/bar?baz=quz");
+        assert_eq!(rfc("/foo/bar/ツ"), "/foo/bar/%E3%83%84");
+        assert_eq!(rfc("/foo/bar/%E3%83%84"), "/foo/bar/%E3%83%84");
+        assert_eq!(rfc("/foo/bar/%62%61%7A"), "/foo/bar/baz");
+    }
+
+    #[test]
+    fn reserved_escapes_stay_encoded_with_upper_hex() {
+        assert_eq!(rfc("/a%2fb"), "/a%2Fb");
+        assert_eq!(rfc("/%7euser"), "/~user");
+    }
+
+    #[test]
+    fn star_and_dollar_in_urls_are_encoded() {
+        assert_eq!(rfc("/a-*.html$"), "/a-%2A.html%24");
+    }
+
+    #[test]
+    fn invalid_escapes_are_kept() {
+        assert_eq!(rfc("/%zz/%4"), "/%zz/%4");
+        assert_eq!(rfc("/%"), "/%");
+    }
+
+    #[test]
+    fn google_leaves_urls_alone_but_encodes_non_ascii() {
+        let c = Canon::for_target(&Profile::google());
+        let got = canonicalize("/%62%e3/ツ*".as_bytes(), c);
+        assert_eq!(got, b"/%62%e3/%E3%83%84*");
+    }
+}

@@ -1,0 +1,267 @@
+//! Lines: raw bytes to key-value lines (§2.2 `EOL`, `NL`, `WS`, `comment`;
+//! R2.3.1.5-1 "try to parse each line"; R2.5-2 the parse limit).
+//!
+//! Handles the BOM, the parse limit, CR / LF / CRLF line ends, the
+//! profile's line length cap, comments, whitespace around keys and colons,
+//! and key recognition (exact, or lenient per profile). Knows nothing of
+//! groups; see `parse`.
+
+use crate::diag::DiagnosticKind;
+use crate::profile::{BomHandling, Profile};
+
+/// The keys the protocol defines, plus everything else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Key<'a> {
+    UserAgent,
+    Allow,
+    Disallow,
+    Sitemap,
+    /// Any other key, as written (an "other record", §2.2.4).
+    Other(&'a [u8]),
+}
+
+/// What one line holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Content<'a> {
+    /// Empty, whitespace only, or a comment only (`emptyline`).
+    Blank,
+    /// `key: value`, both trimmed, comment removed.
+    Pair { key: Key<'a>, value: &'a [u8] },
+    /// Not a key-value line.
+    Invalid,
+}
+
+/// One line and what the lexer noticed about it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Line<'a> {
+    pub number: u32,
+    pub content: Content<'a>,
+    pub notes: Vec<DiagnosticKind>,
+}
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The bytes after a BOM the profile skips, and whether one was skipped.
+fn skip_bom(body: &[u8], how: BomHandling) -> (&[u8], bool) {
+    let n = match how {
+        BomHandling::Keep => 0,
+        BomHandling::Full if body.starts_with(BOM) => 3,
+        BomHandling::Full => 0,
+        BomHandling::FullOrPartial => {
+            BOM.iter().zip(body).take_while(|(a, b)| a == b).count()
+        }
+    };
+    (&body[n..], n > 0)
+}
+
+/// `WS = %x20 / %x09`.
+fn is_ws(b: u8) -> bool {
+    b == b' ' || b == b'\t'
+}
+
+fn trim(mut s: &[u8]) -> &[u8] {
+    while let [first, rest @ ..] = s {
+        if !is_ws(*first) {
+            break;
+        }
+        s = rest;
+    }
+    while let [rest @ .., last] = s {
+        if !is_ws(*last) {
+            break;
+        }
+        s = rest;
+    }
+    s
+}
+
+fn starts_with_ignore_case(s: &[u8], prefix: &[u8]) -> bool {
+    s.len() >= prefix.len() && s[..prefix.len()].eq_ignore_ascii_case(prefix)
+}
+
+/// Recognises a key, exactly (the ABNF's case-insensitive literals) or as
+/// the profile's leniency allows. The second value says it was lenient.
+fn recognise_key<'a>(key: &'a [u8], p: &Profile) -> (Key<'a>, bool) {
+    const KEYS: [(&[u8], Key<'static>); 4] = [
+        (b"user-agent", Key::UserAgent),
+        (b"allow", Key::Allow),
+        (b"disallow", Key::Disallow),
+        (b"sitemap", Key::Sitemap),
+    ];
+    const TYPOS: [(&[u8], Key<'static>); 8] = [
+        (b"useragent", Key::UserAgent),
+        (b"user agent", Key::UserAgent),
+        (b"dissallow", Key::Disallow),
+        (b"dissalow", Key::Disallow),
+        (b"disalow", Key::Disallow),
+        (b"diasllow", Key::Disallow),
+        (b"disallaw", Key::Disallow),
+        (b"site-map", Key::Sitemap),
+    ];
+    for (name, k) in KEYS {
+        if key.eq_ignore_ascii_case(name) {
+            return (k, false);
+        }
+    }
+    // Google's parser tries user-agent, allow, disallow, sitemap in turn,
+    // each as a prefix and with its typos; the order matters for keys
+    // such as `allowed` and `disallowed`.
+    for (name, k) in KEYS {
+        let prefix = p.key_prefix_match && starts_with_ignore_case(key, name);
+        let typo = p.key_typos
+            && TYPOS.iter().any(|(t, tk)| {
+                *tk == k
+                    && (key.eq_ignore_ascii_case(t)
+                        || (p.key_prefix_match
+                            && starts_with_ignore_case(key, t)))
+            });
+        if prefix || typo {
+            return (k, true);
+        }
+    }
+    (Key::Other(key), false)
+}
+
+/// Splits a line (comment removed, trimmed, non-empty) into key and value.
+fn split_pair<'a>(
+    line: &'a [u8],
+    p: &Profile,
+    notes: &mut Vec<DiagnosticKind>,
+) -> Option<(&'a [u8], &'a [u8])> {
+    if let Some(colon) = line.iter().position(|&b| b == b':') {
+        let key = trim(&line[..colon]);
+        return (!key.is_empty()).then(|| (key, trim(&line[colon + 1..])));
+    }
+    let split = p.missing_colon.then(|| line.iter().position(|&b| is_ws(b)));
+    if let Some(Some(ws)) = split {
+        let value = trim(&line[ws..]);
+        if !value.iter().any(|&b| is_ws(b)) {
+            notes.push(DiagnosticKind::AcceptedWithoutColon);
+            return Some((&line[..ws], value));
+        }
+    }
+    notes.push(DiagnosticKind::MissingColon);
+    None
+}
+
+/// Reads one physical line (without its line end).
+fn lex_line<'a>(raw: &'a [u8], number: u32, p: &Profile) -> Line<'a> {
+    let mut notes = Vec::new();
+    let mut text = raw;
+    if let Some(max) = p.max_line_bytes {
+        if text.len() > max {
+            text = &text[..max];
+            notes.push(DiagnosticKind::LineTruncated);
+        }
+    }
+    if let Some(hash) = text.iter().position(|&b| b == b'#') {
+        text = &text[..hash];
+    }
+    let text = trim(text);
+    let content = if text.is_empty() {
+        Content::Blank
+    } else {
+        match split_pair(text, p, &mut notes) {
+            Some((key, value)) => {
+                let (key, lenient) = recognise_key(key, p);
+                if lenient {
+                    let written = raw_key_text(text);
+                    notes.push(DiagnosticKind::LenientKey(written));
+                }
+                Content::Pair { key, value }
+            }
+            None => Content::Invalid,
+        }
+    };
+    Line { number, content, notes }
+}
+
+fn raw_key_text(line: &[u8]) -> String {
+    let end = line.iter().position(|&b| b == b':').unwrap_or(line.len());
+    String::from_utf8_lossy(trim(&line[..end])).into_owned()
+}
+
+/// The lines of a robots.txt body, with file-level notes (BOM, limit).
+pub(crate) struct Lexed<'a> {
+    pub lines: Vec<Line<'a>>,
+    pub bom_skipped: bool,
+    pub limit_reached: bool,
+}
+
+/// Splits `body` into lines at CR, LF or CRLF (`NL`), after skipping a BOM
+/// and cutting at the parse limit. A last line without NL is still a line.
+pub(crate) fn lex<'a>(body: &'a [u8], p: &Profile) -> Lexed<'a> {
+    let (body, bom_skipped) = skip_bom(body, p.bom);
+    let limit_reached = body.len() > p.parse_limit;
+    let body = &body[..body.len().min(p.parse_limit)];
+    let mut lines = Vec::with_capacity(body.len() / 24 + 1);
+    let mut start = 0;
+    let mut number: u32 = 1;
+    let mut i = 0;
+    while i < body.len() {
+        let b = body[i];
+        if b == b'\n' || b == b'\r' {
+            lines.push(lex_line(&body[start..i], number, p));
+            number = number.saturating_add(1);
+            if b == b'\r' && body.get(i + 1) == Some(&b'\n') {
+                i += 1;
+            }
+            start = i + 1;
+        }
+        i += 1;
+    }
+    if start < body.len() {
+        lines.push(lex_line(&body[start..], number, p));
+    }
+    Lexed { lines, bom_skipped, limit_reached }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn contents(body: &str, p: &Profile) -> Vec<Content<'static>> {
+        let body: &'static [u8] = Box::leak(body.as_bytes().into());
+        lex(body, p).lines.into_iter().map(|l| l.content).collect()
+    }
+
+    #[test]
+    fn every_line_end_counts() {
+        let p = Profile::rfc9309();
+        assert_eq!(contents("a: 1\nb: 2\r\nc: 3\rd: 4", &p).len(), 4);
+    }
+
+    #[test]
+    fn whitespace_and_comments_are_trimmed() {
+        let got = contents("  User-agent\t:\tFooBot  # c\n", &Profile::rfc9309());
+        assert_eq!(got, [Content::Pair { key: Key::UserAgent, value: b"FooBot" }]);
+    }
+
+    #[test]
+    fn prefix_keys_need_the_google_profile() {
+        let line = "Disallowed: /x\n";
+        let rfc = contents(line, &Profile::rfc9309());
+        assert_eq!(rfc, [Content::Pair { key: Key::Other(b"Disallowed"), value: b"/x" }]);
+        let google = contents(line, &Profile::google());
+        assert_eq!(google, [Content::Pair { key: Key::Disallow, value: b"/x" }]);
+    }
+
+    #[test]
+    fn missing_colon_needs_exactly_two_tokens() {
+        let g = Profile::google();
+        assert_eq!(
+            contents("disallow /x\n", &g),
+            [Content::Pair { key: Key::Disallow, value: b"/x" }]
+        );
+        assert_eq!(contents("disallow /x /y\n", &g), [Content::Invalid]);
+        assert_eq!(contents("disallow /x\n", &Profile::rfc9309()), [Content::Invalid]);
+    }
+
+    #[test]
+    fn partial_bom_only_under_google() {
+        let (rest, skipped) = skip_bom(b"\xEF\xBBx", BomHandling::FullOrPartial);
+        assert_eq!((rest, skipped), (&b"x"[..], true));
+        let (rest, skipped) = skip_bom(b"\xEF\xBBx", BomHandling::Full);
+        assert_eq!((rest, skipped), (&b"\xEF\xBBx"[..], false));
+    }
+}

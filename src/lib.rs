@@ -1,0 +1,77 @@
+//! A reference parser and matcher for robots.txt (RFC 9309) that explains
+//! every answer.
+//!
+//! The oracle takes the file as **bytes**, never as a pre-decoded string,
+//! because what a parser does with a BOM, a CR or an invalid UTF-8 octet is
+//! part of what is being tested. Parsing never fails: odd lines become
+//! [`Diagnostic`]s. Wherever readings of the protocol differ, a named
+//! switch of [`Profile`] chooses; [`Profile::rfc9309`] (the default) and
+//! [`Profile::google`] are bundles of those switches.
+//!
+//! # Example
+//!
+//! ```
+//! use robots_oracle::{Profile, Reason, RobotsTxt, Verdict};
+//!
+//! let body = b"User-agent: FooBot\nAllow: /shop/\nDisallow: /\n";
+//! let robots = RobotsTxt::parse(body, &Profile::rfc9309());
+//! let d = robots.decide("foobot", "https://example.com/shop/cart?x=1")?;
+//! assert_eq!(d.verdict, Verdict::Allowed);
+//! assert_eq!(d.reason, Reason::LongestMatch);
+//! assert!(!robots.is_allowed("FooBot", "/private")); // no re-parse
+//! # Ok::<(), robots_oracle::Error>(())
+//! ```
+//!
+//! # What it does not do
+//!
+//! No I/O: fetching, status codes, redirects and caching are modelled in
+//! [`fetch`] as pure functions of a fetch outcome. No host checks: which
+//! authority a file governs is the caller's business.
+//!
+//! # Where each clause lives
+//!
+//! | RFC 9309 | module |
+//! |---|---|
+//! | §2.2 lines, `NL`, `WS`, comments; §2.5 parse limit | `lex` |
+//! | §2.1 groups; §2.2 `group`, `rule`; §2.2.4 other records | `parse` |
+//! | §2.2.1 product tokens, group selection and merging | `agent` |
+//! | §2.2.2 percent-encoding (Figure 4), §2.2.3 Figure 6 | `encode` |
+//! | §2.2.2 matching, §2.2.3 `*` and `$` | `pattern` |
+//! | §2.2.2 which URL octets are matched; §2.3 robots.txt location | `target` |
+//! | §2.2.2 longest match, ties, no match, `/robots.txt` | `decide` |
+//! | §2.3.1, §2.4 access results and caching | [`fetch`] |
+//!
+//! # Complexity
+//!
+//! Parsing is linear in the file (bounded by the parse limit). Matching one
+//! rule costs O(|path| · |pattern|) at worst, with no backtracking; see the
+//! `pattern` module.
+//!
+//! # Panics
+//!
+//! No input makes this crate panic; property tests and fuzzing check it.
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+mod agent;
+mod decide;
+mod diag;
+mod encode;
+mod explain;
+pub mod fetch;
+mod lex;
+mod parse;
+mod pattern;
+mod profile;
+mod target;
+
+pub use agent::is_valid_product_token;
+pub use diag::{Diagnostic, DiagnosticKind};
+pub use explain::{Decision, Reason, RuleMatch, Verdict};
+pub use parse::{Agent, AgentToken, Group, Record, RobotsTxt, Rule, RuleKind};
+pub use profile::{
+    AgentMatch, BomHandling, FIVE_HUNDRED_KIB, GOOGLE_LINE_BYTES, Precedence,
+    Priority, Profile,
+};
+pub use target::{Error, ErrorKind, robots_txt_url};

@@ -1,0 +1,302 @@
+//! Groups and rules: lines to a [`RobotsTxt`] (§2.1, §2.2 `robotstxt`,
+//! `group`, `startgroupline`, `rule`; §2.2.4 other records).
+//!
+//! Consecutive user-agent lines share a group; the first allow or disallow
+//! line ends the list of user-agent lines, and the next user-agent line
+//! starts a new group (R2.1-3). Blank lines and other records never end a
+//! group (R2.2-2, R2.2.4-4). Rules before the first user-agent line are
+//! ignored (R2.2.2-15). Does not select groups for a crawler; see `agent`.
+
+use crate::diag::{Diagnostic, DiagnosticKind};
+use crate::lex::{Content, Key, Line, lex};
+use crate::pattern::Pattern;
+use crate::profile::Profile;
+
+/// Whether a rule allows or disallows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+pub enum RuleKind {
+    /// An `allow` line.
+    Allow,
+    /// A `disallow` line.
+    Disallow,
+}
+
+/// The product token of one user-agent line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AgentToken {
+    /// `*`: the group for crawlers no other group names (R2.2.1-8).
+    Global,
+    /// A product token (possibly empty under a lenient profile, when it
+    /// then names no crawler).
+    Named(String),
+}
+
+/// One user-agent line of a group.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Agent {
+    /// The 1-based line number.
+    pub line: u32,
+    /// The product token the line names.
+    pub token: AgentToken,
+}
+
+/// An allow or disallow rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rule {
+    /// The 1-based line number.
+    pub line: u32,
+    /// Allow or disallow.
+    pub kind: RuleKind,
+    /// The value as written (trimmed, comment removed).
+    pub value: Box<[u8]>,
+    pub(crate) pattern: Pattern,
+    /// Google's `index.html` extension: also `/dir/$` (GRT-7).
+    pub(crate) directory: Option<Pattern>,
+}
+
+impl Rule {
+    /// The pattern after percent-encoding normalisation.
+    pub fn normalized(&self) -> &[u8] {
+        self.pattern.normalized()
+    }
+}
+
+/// A record other than user-agent, allow and disallow (§2.2.4).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// The 1-based line number.
+    pub line: u32,
+    /// The key as written.
+    pub key: String,
+    /// The value as written (lossy UTF-8).
+    pub value: String,
+}
+
+/// A group: user-agent lines and the rules and records that follow them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group {
+    /// The user-agent lines.
+    pub agents: Vec<Agent>,
+    /// The rules, in file order.
+    pub rules: Vec<Rule>,
+    /// Other records inside the group (crawl-delay, ...), in file order.
+    pub records: Vec<Record>,
+}
+
+impl Group {
+    /// The line of the group's first user-agent line.
+    pub fn line(&self) -> u32 {
+        self.agents.first().map_or(0, |a| a.line)
+    }
+}
+
+/// A parsed robots.txt file. Parsing never fails; see
+/// [`RobotsTxt::diagnostics`] for what was odd.
+#[derive(Clone, Debug)]
+pub struct RobotsTxt {
+    pub(crate) groups: Vec<Group>,
+    pub(crate) sitemaps: Vec<Record>,
+    pub(crate) records: Vec<Record>,
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    pub(crate) profile: Profile,
+}
+
+/// The builder's state between lines.
+struct Builder<'p> {
+    profile: &'p Profile,
+    groups: Vec<Group>,
+    /// The group user-agent lines and rules go to, if any is open.
+    open: Option<Group>,
+    /// The open group has had a rule: the next user-agent line starts a
+    /// new group.
+    rules_started: bool,
+    sitemaps: Vec<Record>,
+    records: Vec<Record>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+fn is_identifier_byte(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'-' || b == b'_'
+}
+
+fn lossy(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+impl Builder<'_> {
+    fn note(&mut self, line: u32, kind: DiagnosticKind) {
+        self.diagnostics.push(Diagnostic { line, kind });
+    }
+
+    fn close(&mut self) {
+        self.groups.extend(self.open.take());
+        self.rules_started = false;
+    }
+
+    /// `product-token = identifier / "*"`, or the profile's salvage.
+    fn product_token(&mut self, line: u32, value: &[u8]) -> Option<AgentToken> {
+        let p = self.profile;
+        if value == b"*" {
+            return Some(AgentToken::Global);
+        }
+        if !value.is_empty() && value.iter().all(|&b| is_identifier_byte(b)) {
+            return Some(AgentToken::Named(lossy(value)));
+        }
+        let star_suffix = value.len() > 1
+            && value[0] == b'*'
+            && matches!(value[1], b' ' | b'\t');
+        if p.star_with_suffix_is_global && star_suffix {
+            self.note(line, DiagnosticKind::InvalidProductToken(Some("*".into())));
+            return Some(AgentToken::Global);
+        }
+        if p.agent_value_prefix {
+            let n = value.iter().take_while(|&&b| is_identifier_byte(b)).count();
+            let kept = lossy(&value[..n]);
+            self.note(line, DiagnosticKind::InvalidProductToken(Some(kept.clone())));
+            return Some(AgentToken::Named(kept));
+        }
+        self.note(line, DiagnosticKind::InvalidProductToken(None));
+        None
+    }
+
+    fn user_agent(&mut self, line: u32, value: &[u8]) {
+        let Some(token) = self.product_token(line, value) else { return };
+        if self.open.is_none() || self.rules_started {
+            self.close();
+            self.open = Some(Group { agents: vec![], rules: vec![], records: vec![] });
+        }
+        if let Some(g) = self.open.as_mut() {
+            g.agents.push(Agent { line, token });
+        }
+    }
+
+    fn rule(&mut self, line: u32, kind: RuleKind, value: &[u8]) {
+        let p = self.profile;
+        if self.open.is_none() {
+            return self.note(line, DiagnosticKind::RuleOutsideGroup);
+        }
+        if p.reject_invalid_utf8_patterns && std::str::from_utf8(value).is_err() {
+            return self.note(line, DiagnosticKind::InvalidUtf8);
+        }
+        let starts_ok = matches!(value.first(), None | Some(b'/' | b'*'));
+        if p.require_pattern_start && !starts_ok {
+            return self.note(line, DiagnosticKind::InvalidPattern);
+        }
+        let directory = (kind == RuleKind::Allow && p.index_html_is_dir)
+            .then(|| index_html_directory(value))
+            .flatten()
+            .map(|dir| Pattern::compile(&dir, p));
+        let rule = Rule {
+            line,
+            kind,
+            value: value.into(),
+            pattern: Pattern::compile(value, p),
+            directory,
+        };
+        self.rules_started = true;
+        if let Some(g) = self.open.as_mut() {
+            g.rules.push(rule);
+        }
+    }
+
+    fn other(&mut self, line: u32, key: &[u8], value: &[u8]) {
+        let record = Record { line, key: lossy(key), value: lossy(value) };
+        match self.open.as_mut() {
+            Some(g) => g.records.push(record),
+            None => self.records.push(record),
+        }
+    }
+
+    fn line(&mut self, l: &Line<'_>) {
+        for n in &l.notes {
+            self.note(l.number, n.clone());
+        }
+        match l.content {
+            Content::Blank if self.profile.blank_line_ends_group => self.close(),
+            Content::Blank | Content::Invalid => {}
+            Content::Pair { key, value } => match key {
+                Key::UserAgent => self.user_agent(l.number, value),
+                Key::Allow => self.rule(l.number, RuleKind::Allow, value),
+                Key::Disallow => self.rule(l.number, RuleKind::Disallow, value),
+                Key::Sitemap => self.sitemaps.push(Record {
+                    line: l.number,
+                    key: "sitemap".into(),
+                    value: lossy(value),
+                }),
+                Key::Other(k) => self.other(l.number, k, value),
+            },
+        }
+    }
+}
+
+/// `/dir/index.html` → `/dir/$`: the last segment starts with `index.htm`.
+fn index_html_directory(value: &[u8]) -> Option<Vec<u8>> {
+    let slash = value.iter().rposition(|&b| b == b'/')?;
+    value[slash + 1..].starts_with(b"index.htm").then(|| {
+        let mut dir = value[..=slash].to_vec();
+        dir.push(b'$');
+        dir
+    })
+}
+
+impl RobotsTxt {
+    /// Parses a robots.txt body under `profile`. Never fails and never
+    /// panics; odd lines become diagnostics.
+    pub fn parse(body: &[u8], profile: &Profile) -> RobotsTxt {
+        let lexed = lex(body, profile);
+        let mut b = Builder {
+            profile,
+            groups: Vec::new(),
+            open: None,
+            rules_started: false,
+            sitemaps: Vec::new(),
+            records: Vec::new(),
+            diagnostics: Vec::new(),
+        };
+        if lexed.bom_skipped {
+            b.note(1, DiagnosticKind::BomSkipped);
+        }
+        for line in &lexed.lines {
+            b.line(line);
+        }
+        if lexed.limit_reached {
+            let last = lexed.lines.last().map_or(1, |l| l.number);
+            b.note(last, DiagnosticKind::ParseLimitReached);
+        }
+        b.close();
+        RobotsTxt {
+            groups: b.groups,
+            sitemaps: b.sitemaps,
+            records: b.records,
+            diagnostics: b.diagnostics,
+            profile: profile.clone(),
+        }
+    }
+
+    /// The groups, in file order (not merged).
+    pub fn groups(&self) -> &[Group] {
+        &self.groups
+    }
+
+    /// The sitemap URLs, file-wide, in file order (§2.2.4).
+    pub fn sitemaps(&self) -> impl Iterator<Item = &str> {
+        self.sitemaps.iter().map(|r| r.value.as_str())
+    }
+
+    /// Other records outside any group, in file order.
+    pub fn records(&self) -> &[Record] {
+        &self.records
+    }
+
+    /// What was odd, line by line.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// The profile the file was parsed under.
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+}

@@ -1,0 +1,281 @@
+//! Profiles: the named switches where readings of robots.txt differ.
+//!
+//! Each field of [`Profile`] is one behaviour, named after what it does,
+//! with its source. The built-in profiles are bundles of switches:
+//! [`Profile::rfc9309`] (the RFC-literal reading, the default) and
+//! [`Profile::google`] (Google's documentation, and Google's open-source
+//! parser where the documentation is silent). Switches are independent, so
+//! a tool can toggle one at a time to explain why two parsers disagree.
+//!
+//! This module holds data only; it never parses or matches anything.
+
+/// How the specificity ("priority") of a matching rule is measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+pub enum Priority {
+    /// Octets of the rule's pattern after normalisation, `*` and `$`
+    /// counted as one each (Google's documentation and parser).
+    PatternOctets,
+    /// Octets of the URL consumed by the shortest match of the pattern.
+    MatchedOctets,
+}
+
+/// Which rule decides when several match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+pub enum Precedence {
+    /// The most specific match wins (R2.2.2-5).
+    LongestMatch,
+    /// The first matching rule in file order wins (the 1996 draft; Python's
+    /// `urllib.robotparser`).
+    FirstMatch,
+}
+
+/// How a robots.txt user-agent value is compared with a crawler's token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+pub enum AgentMatch {
+    /// Case-insensitive equality (R2.2.1-6, Figure 2).
+    Exact,
+    /// The line's value occurs, case-insensitively, anywhere in the
+    /// crawler's token (`urllib.robotparser`, protego).
+    Substring,
+    /// The crawler's token starts with the line's value.
+    Prefix,
+}
+
+/// What is skipped at the start of the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+pub enum BomHandling {
+    /// Nothing: a BOM makes the first line unparseable (the ABNF has none).
+    Keep,
+    /// A complete UTF-8 BOM `EF BB BF`.
+    Full,
+    /// A complete BOM or any prefix of it (`EF BB`, `EF`).
+    FullOrPartial,
+}
+
+/// The behaviour switches. Built-in bundles: [`Profile::rfc9309`] and
+/// [`Profile::google`]; start from one and change fields to explore.
+///
+/// ```
+/// let mut p = robots_oracle::Profile::rfc9309();
+/// p.key_typos = true;
+/// assert_ne!(p, robots_oracle::Profile::rfc9309());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct Profile {
+    /// The profile's name, for reports.
+    pub name: &'static str,
+
+    /// Bytes parsed; the rest of the file is ignored.
+    /// Source: R2.5-2 (at least 500 KiB); Google: "Content which is after
+    /// the maximum file size is ignored" (G-FMT-7).
+    /// Default: rfc9309 = 512,000; google = 512,000.
+    pub parse_limit: usize,
+
+    /// A line is cut after this many bytes; the cut line is still used.
+    /// Departs from the ABNF (no line limit). Evidence: Google's parser
+    /// (`robots.cc`, a 2083 × 8 = 16,664-byte buffer holding 16,663 bytes
+    /// plus NUL; GRT-8). Default: rfc9309 = None; google = Some(16,663).
+    pub max_line_bytes: Option<usize>,
+
+    /// A BOM at the start of the file is skipped.
+    /// The ABNF has no BOM; RFC 3629 §6 allows one as a signature and
+    /// Google ignores it (G-FMT-3); Google's parser also skips a partial
+    /// one (GRT-9). Default: rfc9309 = Full; google = FullOrPartial.
+    pub bom: BomHandling,
+
+    /// Misspelt keys are accepted: `useragent`, `user agent`, `dissallow`,
+    /// `dissalow`, `disalow`, `diasllow`, `disallaw`, `site-map`.
+    /// Departs from R2.2-3 and R2.2-4 (the ABNF keys). Evidence: Google's
+    /// parser key matching (GRT-3). Default: rfc9309 = false; google = true.
+    pub key_typos: bool,
+
+    /// A key that merely starts with `user-agent`, `allow`, `disallow` or
+    /// `sitemap` counts as that key (`Disallowed: /x` disallows).
+    /// Departs from R2.2-4. Evidence: Google's parser (`StartsWithIgnoreCase`,
+    /// GRT-3). Default: rfc9309 = false; google = true.
+    pub key_prefix_match: bool,
+
+    /// A line without a colon is read as `key value` when it has exactly
+    /// two whitespace-separated tokens.
+    /// Departs from R2.2-3/R2.2-4 (`":"` is required). Evidence: Google's
+    /// parser (GRT-2). Default: rfc9309 = false; google = true.
+    pub missing_colon: bool,
+
+    /// A user-agent value is cut at its first character outside
+    /// `[A-Za-z_-]` (`googlebot/1.2` ≡ `googlebot`), instead of making the
+    /// line invalid. An empty result starts a group that matches nothing.
+    /// Departs from R2.2-9 (identifier). Evidence: Google's documentation
+    /// (G-UA-2) and parser (GRT-4). Default: rfc9309 = false; google = true.
+    pub agent_value_prefix: bool,
+
+    /// A user-agent value of `*` followed by whitespace and more text is
+    /// the global `*`. Departs from R2.2-6 (product-token). Evidence:
+    /// Google's parser (GRT-5). Default: rfc9309 = false; google = true.
+    pub star_with_suffix_is_global: bool,
+
+    /// How a user-agent value is compared with the crawler's token.
+    /// R2.2.1-6 and Figure 2 say exact, case-insensitive.
+    /// Default: rfc9309 = Exact; google = Exact.
+    pub agent_match: AgentMatch,
+
+    /// A blank line ends a group: later rules are outside any group until
+    /// the next user-agent line. Departs from R2.2-2 (`emptyline` inside a
+    /// group). Evidence: the 1994 convention; `urllib.robotparser`.
+    /// Default: rfc9309 = false; google = false.
+    pub blank_line_ends_group: bool,
+
+    /// A rule value must start with `/` or `*`; others make the line
+    /// invalid. Source: R2.2-7 (`path-pattern = "/" ...`), widened to `*`
+    /// because the RFC's own §5.1 uses `*.gif$` (erratum 7995).
+    /// Default: rfc9309 = true; google = false (used as written).
+    pub require_pattern_start: bool,
+
+    /// A rule whose pattern is not valid UTF-8 makes the line invalid.
+    /// Source: R2.2-15..20 (the ABNF admits UTF-8 only). Google's parser
+    /// percent-encodes any high byte instead (G-FMT-6, GRT-11).
+    /// Default: rfc9309 = true; google = false.
+    pub reject_invalid_utf8_patterns: bool,
+
+    /// `*` and a final `$` are special in patterns. Source: R2.2.3-1 (MUST).
+    /// Off models parsers without wildcards (`urllib.robotparser`).
+    /// Default: rfc9309 = true; google = true.
+    pub wildcards: bool,
+
+    /// Which rule decides. Source: R2.2.2-5.
+    /// Default: rfc9309 = LongestMatch; google = LongestMatch.
+    pub precedence: Precedence,
+
+    /// How specificity is measured. R2.2.2-6 says "the match that has the
+    /// most octets" (ambiguous, A2); Google's documentation says "the
+    /// length of the rule path" (G-PREC-4 fixes it as pattern length).
+    /// Default: rfc9309 = PatternOctets; google = PatternOctets.
+    pub priority: Priority,
+
+    /// An allow and a disallow of equal priority: the allow wins.
+    /// Source: R2.2.2-8 (SHOULD); Google G-PREC-2.
+    /// Default: rfc9309 = true; google = true.
+    pub tie_goes_to_allow: bool,
+
+    /// `/robots.txt` itself is always allowed. Source: R2.2.2-10.
+    /// Google's parser does not special-case it (GRT-15).
+    /// Default: rfc9309 = true; google = false.
+    pub implicit_robots_txt_allow: bool,
+
+    /// `%xx` escapes of unreserved characters (`A-Z a-z 0-9 - . _ ~`) are
+    /// decoded, in rules and URLs alike, before comparison. Source:
+    /// R2.2.2-12 and Figure 4 (`%62%61%7A` ≡ `baz`). Google's parser never
+    /// decodes (GRT-11). Default: rfc9309 = true; google = false.
+    pub decode_unreserved: bool,
+
+    /// Raw non-ASCII octets in the URL are percent-encoded before
+    /// comparison (they always are in rules). Source: R2.2.2-11; Google
+    /// compares URLs "using their percent-encoded forms" (G-ENC-1).
+    /// Default: rfc9309 = true; google = true.
+    pub encode_url_non_ascii: bool,
+
+    /// `%xx` hex digits in the URL are upper-cased before comparison (they
+    /// always are in rules). Source: RFC 3986 §6.2.2.1 via R2.2.2-11;
+    /// Google's parser upper-cases rules only (GRT-11).
+    /// Default: rfc9309 = true; google = false.
+    pub uppercase_url_hex: bool,
+
+    /// A raw `*` or `$` in the URL is compared as `%2A` / `%24`, so a rule
+    /// written `%2A` matches it. Source: R2.2.3-2 and Figure 6 (SHOULD).
+    /// Google's parser compares the URL as given.
+    /// Default: rfc9309 = true; google = false.
+    pub encode_url_star_dollar: bool,
+
+    /// `Allow: /dir/index.html` (or `.htm`) also allows `/dir/` exactly.
+    /// Not in the RFC. Evidence: Google's parser (GRT-7).
+    /// Default: rfc9309 = false; google = true.
+    pub index_html_is_dir: bool,
+}
+
+/// 500 KiB, the minimum parse limit of R2.5-2.
+pub const FIVE_HUNDRED_KIB: usize = 500 * 1024;
+
+impl Profile {
+    /// The RFC-literal reading of RFC 9309.
+    pub fn rfc9309() -> Profile {
+        Profile {
+            name: "rfc9309",
+            parse_limit: FIVE_HUNDRED_KIB,
+            max_line_bytes: None,
+            bom: BomHandling::Full,
+            key_typos: false,
+            key_prefix_match: false,
+            missing_colon: false,
+            agent_value_prefix: false,
+            star_with_suffix_is_global: false,
+            agent_match: AgentMatch::Exact,
+            blank_line_ends_group: false,
+            require_pattern_start: true,
+            reject_invalid_utf8_patterns: true,
+            wildcards: true,
+            precedence: Precedence::LongestMatch,
+            priority: Priority::PatternOctets,
+            tie_goes_to_allow: true,
+            implicit_robots_txt_allow: true,
+            decode_unreserved: true,
+            encode_url_non_ascii: true,
+            uppercase_url_hex: true,
+            encode_url_star_dollar: true,
+            index_html_is_dir: false,
+        }
+    }
+
+    /// Google's documented behaviour; Google's open-source parser where the
+    /// documentation is silent.
+    pub fn google() -> Profile {
+        Profile {
+            name: "google",
+            max_line_bytes: Some(GOOGLE_LINE_BYTES),
+            bom: BomHandling::FullOrPartial,
+            key_typos: true,
+            key_prefix_match: true,
+            missing_colon: true,
+            agent_value_prefix: true,
+            star_with_suffix_is_global: true,
+            require_pattern_start: false,
+            reject_invalid_utf8_patterns: false,
+            implicit_robots_txt_allow: false,
+            decode_unreserved: false,
+            uppercase_url_hex: false,
+            encode_url_star_dollar: false,
+            index_html_is_dir: true,
+            ..Profile::rfc9309()
+        }
+    }
+
+    /// The built-in profile of that name (`rfc9309` or `google`).
+    pub fn by_name(name: &str) -> Option<Profile> {
+        match name {
+            "rfc9309" | "rfc" => Some(Profile::rfc9309()),
+            "google" => Some(Profile::google()),
+            _ => None,
+        }
+    }
+
+    /// The names of the built-in profiles.
+    pub const NAMES: [&'static str; 2] = ["rfc9309", "google"];
+}
+
+/// Bytes of a line Google's parser keeps (its buffer is 16,664 bytes,
+/// one of which holds the terminating NUL).
+pub const GOOGLE_LINE_BYTES: usize = 2083 * 8 - 1;
+
+impl Default for Profile {
+    fn default() -> Profile {
+        Profile::rfc9309()
+    }
+}
