@@ -17,7 +17,9 @@ use crate::profile::{AgentMatch, Profile};
 /// ```
 pub fn is_valid_product_token(token: &str) -> bool {
     !token.is_empty()
-        && token.bytes().all(|b| b.is_ascii_alphabetic() || b == b'-' || b == b'_')
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_alphabetic() || b == b'-' || b == b'_')
 }
 
 /// The groups that apply to a crawler.
@@ -34,7 +36,9 @@ fn names(value: &str, token: &str, how: AgentMatch) -> bool {
         AgentMatch::Exact => value.eq_ignore_ascii_case(token),
         AgentMatch::Substring => {
             !value.is_empty()
-                && token.to_ascii_lowercase().contains(&value.to_ascii_lowercase())
+                && token
+                    .to_ascii_lowercase()
+                    .contains(&value.to_ascii_lowercase())
         }
         AgentMatch::Prefix => {
             !value.is_empty()

@@ -6,7 +6,7 @@
 
 use crate::agent::{is_valid_product_token, select};
 use crate::explain::{Decision, Reason, RuleMatch, Verdict};
-use crate::parse::{Rule, RuleKind, RobotsTxt};
+use crate::parse::{RobotsTxt, Rule, RuleKind};
 use crate::profile::{Precedence, Priority};
 use crate::target::{Error, match_octets};
 
@@ -50,7 +50,8 @@ impl RobotsTxt {
         }
         let selection = select(&self.groups, agent, p);
         d.global = selection.global;
-        d.groups = selection.groups.iter().map(|&i| self.groups[i].line()).collect();
+        d.groups =
+            selection.groups.iter().map(|&i| self.groups[i].line()).collect();
         if selection.groups.is_empty() {
             return Ok(d);
         }
@@ -115,13 +116,13 @@ fn first_match(candidates: &[RuleMatch]) -> Outcome<'_> {
 
 /// The first rule of `kind` with the highest priority.
 fn best(candidates: &[RuleMatch], kind: RuleKind) -> Option<&RuleMatch> {
-    candidates
-        .iter()
-        .filter(|c| c.kind == kind)
-        .fold(None, |b: Option<&RuleMatch>, c| match b {
+    candidates.iter().filter(|c| c.kind == kind).fold(
+        None,
+        |b: Option<&RuleMatch>, c| match b {
             Some(b) if b.priority >= c.priority => Some(b),
             _ => Some(c),
-        })
+        },
+    )
 }
 
 fn longest_match(candidates: &[RuleMatch], tie_allows: bool) -> Outcome<'_> {
@@ -130,7 +131,9 @@ fn longest_match(candidates: &[RuleMatch], tie_allows: bool) -> Outcome<'_> {
     match (allow, disallow) {
         (None, None) => (Verdict::Allowed, Reason::NoMatchingRule, None),
         (Some(a), None) => (Verdict::Allowed, Reason::LongestMatch, Some(a)),
-        (None, Some(d)) => (Verdict::Disallowed, Reason::LongestMatch, Some(d)),
+        (None, Some(d)) => {
+            (Verdict::Disallowed, Reason::LongestMatch, Some(d))
+        }
         (Some(a), Some(d)) if a.priority > d.priority => {
             (Verdict::Allowed, Reason::LongestMatch, Some(a))
         }
@@ -140,7 +143,9 @@ fn longest_match(candidates: &[RuleMatch], tie_allows: bool) -> Outcome<'_> {
         (Some(a), Some(_)) if tie_allows => {
             (Verdict::Allowed, Reason::TieGoesToAllow, Some(a))
         }
-        (Some(_), Some(d)) => (Verdict::Disallowed, Reason::TieGoesToAllow, Some(d)),
+        (Some(_), Some(d)) => {
+            (Verdict::Disallowed, Reason::TieGoesToAllow, Some(d))
+        }
     }
 }
 

@@ -60,7 +60,11 @@ fn hex_value(b: u8) -> Option<u8> {
 
 fn push_escaped(out: &mut Vec<u8>, b: u8) {
     // OK: b >> 4 and b & 15 are both < 16 == HEX.len().
-    out.extend_from_slice(&[b'%', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
+    out.extend_from_slice(&[
+        b'%',
+        HEX[usize::from(b >> 4)],
+        HEX[usize::from(b & 15)],
+    ]);
 }
 
 /// Appends the canonical form of `input` to `out`. Linear in the input.

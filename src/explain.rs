@@ -152,16 +152,25 @@ impl fmt::Display for RuleMatch {
 /// The multi-line explanation printed by `check --explain`.
 impl fmt::Display for Decision {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "  reason: {} ({})", self.reason.as_str(), self.reason.clause())?;
+        writeln!(
+            f,
+            "  reason: {} ({})",
+            self.reason.as_str(),
+            self.reason.clause()
+        )?;
         writeln!(f, "  matched against: {}", self.target)?;
         if !self.agent_is_valid {
-            writeln!(f, "  note: the agent is not a valid product token (R2.2.1-1)")?;
+            writeln!(
+                f,
+                "  note: the agent is not a valid product token (R2.2.1-1)"
+            )?;
         }
         match (self.groups.as_slice(), self.global) {
             (_, _) if self.reason == Reason::RobotsTxtPath => {}
             ([], _) => writeln!(f, "  groups: none apply")?,
             (g, global) => {
-                let lines: Vec<String> = g.iter().map(|l| l.to_string()).collect();
+                let lines: Vec<String> =
+                    g.iter().map(|l| l.to_string()).collect();
                 let which = if global { "`*` group" } else { "group" };
                 writeln!(f, "  {which}(s) at line(s) {}", lines.join(", "))?;
             }

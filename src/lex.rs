@@ -148,11 +148,11 @@ fn split_pair<'a>(
 fn lex_line<'a>(raw: &'a [u8], number: u32, p: &Profile) -> Line<'a> {
     let mut notes = Vec::new();
     let mut text = raw;
-    if let Some(max) = p.max_line_bytes {
-        if text.len() > max {
-            text = &text[..max];
-            notes.push(DiagnosticKind::LineTruncated);
-        }
+    if let Some(max) = p.max_line_bytes
+        && text.len() > max
+    {
+        text = &text[..max];
+        notes.push(DiagnosticKind::LineTruncated);
     }
     if let Some(hash) = text.iter().position(|&b| b == b'#') {
         text = &text[..hash];
@@ -233,17 +233,27 @@ mod tests {
 
     #[test]
     fn whitespace_and_comments_are_trimmed() {
-        let got = contents("  User-agent\t:\tFooBot  # c\n", &Profile::rfc9309());
-        assert_eq!(got, [Content::Pair { key: Key::UserAgent, value: b"FooBot" }]);
+        let got =
+            contents("  User-agent\t:\tFooBot  # c\n", &Profile::rfc9309());
+        assert_eq!(
+            got,
+            [Content::Pair { key: Key::UserAgent, value: b"FooBot" }]
+        );
     }
 
     #[test]
     fn prefix_keys_need_the_google_profile() {
         let line = "Disallowed: /x\n";
         let rfc = contents(line, &Profile::rfc9309());
-        assert_eq!(rfc, [Content::Pair { key: Key::Other(b"Disallowed"), value: b"/x" }]);
+        assert_eq!(
+            rfc,
+            [Content::Pair { key: Key::Other(b"Disallowed"), value: b"/x" }]
+        );
         let google = contents(line, &Profile::google());
-        assert_eq!(google, [Content::Pair { key: Key::Disallow, value: b"/x" }]);
+        assert_eq!(
+            google,
+            [Content::Pair { key: Key::Disallow, value: b"/x" }]
+        );
     }
 
     #[test]
@@ -254,12 +264,16 @@ mod tests {
             [Content::Pair { key: Key::Disallow, value: b"/x" }]
         );
         assert_eq!(contents("disallow /x /y\n", &g), [Content::Invalid]);
-        assert_eq!(contents("disallow /x\n", &Profile::rfc9309()), [Content::Invalid]);
+        assert_eq!(
+            contents("disallow /x\n", &Profile::rfc9309()),
+            [Content::Invalid]
+        );
     }
 
     #[test]
     fn partial_bom_only_under_google() {
-        let (rest, skipped) = skip_bom(b"\xEF\xBBx", BomHandling::FullOrPartial);
+        let (rest, skipped) =
+            skip_bom(b"\xEF\xBBx", BomHandling::FullOrPartial);
         assert_eq!((rest, skipped), (&b"x"[..], true));
         let (rest, skipped) = skip_bom(b"\xEF\xBBx", BomHandling::Full);
         assert_eq!((rest, skipped), (&b"\xEF\xBBx"[..], false));

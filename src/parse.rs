@@ -136,7 +136,11 @@ impl Builder<'_> {
     }
 
     /// `product-token = identifier / "*"`, or the profile's salvage.
-    fn product_token(&mut self, line: u32, value: &[u8]) -> Option<AgentToken> {
+    fn product_token(
+        &mut self,
+        line: u32,
+        value: &[u8],
+    ) -> Option<AgentToken> {
         let p = self.profile;
         if value == b"*" {
             return Some(AgentToken::Global);
@@ -148,13 +152,20 @@ impl Builder<'_> {
             && value[0] == b'*'
             && matches!(value[1], b' ' | b'\t');
         if p.star_with_suffix_is_global && star_suffix {
-            self.note(line, DiagnosticKind::InvalidProductToken(Some("*".into())));
+            self.note(
+                line,
+                DiagnosticKind::InvalidProductToken(Some("*".into())),
+            );
             return Some(AgentToken::Global);
         }
         if p.agent_value_prefix {
-            let n = value.iter().take_while(|&&b| is_identifier_byte(b)).count();
+            let n =
+                value.iter().take_while(|&&b| is_identifier_byte(b)).count();
             let kept = lossy(&value[..n]);
-            self.note(line, DiagnosticKind::InvalidProductToken(Some(kept.clone())));
+            self.note(
+                line,
+                DiagnosticKind::InvalidProductToken(Some(kept.clone())),
+            );
             return Some(AgentToken::Named(kept));
         }
         self.note(line, DiagnosticKind::InvalidProductToken(None));
@@ -165,7 +176,8 @@ impl Builder<'_> {
         let Some(token) = self.product_token(line, value) else { return };
         if self.open.is_none() || self.rules_started {
             self.close();
-            self.open = Some(Group { agents: vec![], rules: vec![], records: vec![] });
+            self.open =
+                Some(Group { agents: vec![], rules: vec![], records: vec![] });
         }
         if let Some(g) = self.open.as_mut() {
             g.agents.push(Agent { line, token });
@@ -177,7 +189,9 @@ impl Builder<'_> {
         if self.open.is_none() {
             return self.note(line, DiagnosticKind::RuleOutsideGroup);
         }
-        if p.reject_invalid_utf8_patterns && std::str::from_utf8(value).is_err() {
+        if p.reject_invalid_utf8_patterns
+            && std::str::from_utf8(value).is_err()
+        {
             return self.note(line, DiagnosticKind::InvalidUtf8);
         }
         let starts_ok = matches!(value.first(), None | Some(b'/' | b'*'));
@@ -214,12 +228,16 @@ impl Builder<'_> {
             self.note(l.number, n.clone());
         }
         match l.content {
-            Content::Blank if self.profile.blank_line_ends_group => self.close(),
+            Content::Blank if self.profile.blank_line_ends_group => {
+                self.close()
+            }
             Content::Blank | Content::Invalid => {}
             Content::Pair { key, value } => match key {
                 Key::UserAgent => self.user_agent(l.number, value),
                 Key::Allow => self.rule(l.number, RuleKind::Allow, value),
-                Key::Disallow => self.rule(l.number, RuleKind::Disallow, value),
+                Key::Disallow => {
+                    self.rule(l.number, RuleKind::Disallow, value)
+                }
                 Key::Sitemap => self.sitemaps.push(Record {
                     line: l.number,
                     key: "sitemap".into(),

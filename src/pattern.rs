@@ -151,7 +151,11 @@ mod tests {
     fn m(pattern: &str, target: &str) -> Option<usize> {
         let p = Pattern::compile(pattern.as_bytes(), &Profile::rfc9309());
         let got = p.matches(target.as_bytes());
-        assert_eq!(got, matches_reference(&p, target.as_bytes()), "{pattern} {target}");
+        assert_eq!(
+            got,
+            matches_reference(&p, target.as_bytes()),
+            "{pattern} {target}"
+        );
         got
     }
 
@@ -185,5 +189,23 @@ mod tests {
     fn priority_counts_the_encoded_pattern() {
         let p = Pattern::compile("/ツ".as_bytes(), &Profile::rfc9309());
         assert_eq!(p.normalized(), b"/%E3%83%84");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 5_000, failure_persistence: None, ..Default::default()
+        })]
+
+        #[test]
+        fn greedy_agrees_with_the_reference(
+            pattern in "[ab*/]{0,8}\\$?",
+            target in "[ab/]{0,12}",
+        ) {
+            let p = Pattern::compile(pattern.as_bytes(), &Profile::rfc9309());
+            proptest::prop_assert_eq!(
+                p.matches(target.as_bytes()),
+                matches_reference(&p, target.as_bytes())
+            );
+        }
     }
 }

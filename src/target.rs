@@ -76,10 +76,9 @@ fn split(url: &str) -> Option<(&str, &str, &str)> {
         _ => 0,
     };
     let rest = &url[after_scheme..];
-    let auth_len = if rest.starts_with("//") {
-        2 + rest[2..].find(['/', '?']).unwrap_or(rest.len() - 2)
-    } else {
-        0
+    let auth_len = match rest.strip_prefix("//") {
+        Some(after) => 2 + after.find(['/', '?']).unwrap_or(after.len()),
+        None => 0,
     };
     let path = &rest[auth_len..];
     if after_scheme == 0 && auth_len == 0 && !path.starts_with('/') {
@@ -122,9 +121,14 @@ pub fn robots_txt_url(url: &str) -> Result<String, Error> {
         Some((scheme, authority, _))
             if !scheme.is_empty() && authority.len() > 2 =>
         {
-            Ok(format!("{}{authority}/robots.txt", scheme.to_ascii_lowercase()))
+            Ok(format!(
+                "{}{authority}/robots.txt",
+                scheme.to_ascii_lowercase()
+            ))
         }
-        _ => Err(Error { input: url.to_string(), kind: ErrorKind::NotAbsolute }),
+        _ => {
+            Err(Error { input: url.to_string(), kind: ErrorKind::NotAbsolute })
+        }
     }
 }
 
@@ -140,7 +144,10 @@ mod tests {
     #[test]
     fn paths_queries_and_fragments() {
         assert_eq!(octets("/a/b?c=d#frag"), "/a/b?c=d");
-        assert_eq!(octets("https://example.com/a/b?c=d&e=f#x"), "/a/b?c=d&e=f");
+        assert_eq!(
+            octets("https://example.com/a/b?c=d&e=f#x"),
+            "/a/b?c=d&e=f"
+        );
         assert_eq!(octets("https://example.com"), "/");
         assert_eq!(octets("https://example.com?a"), "/?a");
         assert_eq!(octets("//example.com/b/c"), "/b/c");
@@ -151,8 +158,14 @@ mod tests {
     #[test]
     fn relative_references_and_other_schemes_are_errors() {
         let p = Profile::rfc9309();
-        assert_eq!(match_octets("mailto:a@b", &p).unwrap_err().kind(), ErrorKind::NotAPath);
-        assert_eq!(match_octets("a/b", &p).unwrap_err().kind(), ErrorKind::NotAPath);
+        assert_eq!(
+            match_octets("mailto:a@b", &p).unwrap_err().kind(),
+            ErrorKind::NotAPath
+        );
+        assert_eq!(
+            match_octets("a/b", &p).unwrap_err().kind(),
+            ErrorKind::NotAPath
+        );
     }
 
     #[test]

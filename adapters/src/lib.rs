@@ -14,8 +14,14 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod command;
+pub mod isolate;
+pub mod manifest;
+pub mod process;
 pub mod reference;
+pub mod registry;
 mod request;
+pub mod rust;
 
 pub use request::{Capabilities, Explanation, Info, Reply, Request, Verdict};
 

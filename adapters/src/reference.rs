@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use robots_oracle::{Profile, RobotsTxt};
 
-use crate::{Adapter, Capabilities, Explanation, Info, Reply, Request, Verdict};
+use crate::{
+    Adapter, Capabilities, Explanation, Info, Reply, Request, Verdict,
+};
 
 /// The oracle under one profile. Keeps the last parsed body, so a batch
 /// of requests about one file parses it once.
@@ -81,19 +83,21 @@ impl Adapter for Reference {
                     Err(e) => Reply::Error { message: e.to_string() },
                 }
             }
-            Request::Sitemaps { robots } => {
-                value(self.parsed(robots).sitemaps().collect::<Vec<_>>().into())
-            }
+            Request::Sitemaps { robots } => value(
+                self.parsed(robots).sitemaps().collect::<Vec<_>>().into(),
+            ),
             Request::CrawlDelay { robots, agent } => {
                 value(self.parsed(robots).crawl_delay(agent).into())
             }
             Request::ValidToken { token } => {
                 value(robots_oracle::is_valid_product_token(token).into())
             }
-            Request::RobotsUrl { url } => match robots_oracle::robots_txt_url(url) {
-                Ok(u) => value(u.into()),
-                Err(e) => Reply::Error { message: e.to_string() },
-            },
+            Request::RobotsUrl { url } => {
+                match robots_oracle::robots_txt_url(url) {
+                    Ok(u) => value(u.into()),
+                    Err(e) => Reply::Error { message: e.to_string() },
+                }
+            }
         }
     }
 }

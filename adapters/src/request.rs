@@ -145,7 +145,8 @@ pub enum Reply {
 impl Reply {
     /// A verdict without explanation.
     pub fn verdict(allowed: bool) -> Reply {
-        let verdict = if allowed { Verdict::Allowed } else { Verdict::Disallowed };
+        let verdict =
+            if allowed { Verdict::Allowed } else { Verdict::Disallowed };
         Reply::Verdict { verdict, explanation: None }
     }
 
@@ -219,7 +220,9 @@ impl Capabilities {
     /// `Err(why)` when a parser with these capabilities cannot be asked
     /// `request`; the harness then records not-applicable without asking.
     pub fn admits(&self, request: &Request) -> Result<(), String> {
-        let refuse = |ok: bool, why: &str| if ok { Ok(()) } else { Err(why.to_string()) };
+        let refuse = |ok: bool, why: &str| {
+            if ok { Ok(()) } else { Err(why.to_string()) }
+        };
         if let Some(body) = request.robots() {
             refuse(
                 self.non_utf8_bodies || std::str::from_utf8(body).is_ok(),
@@ -229,17 +232,31 @@ impl Capabilities {
         match request {
             Request::Decide { url, .. } => {
                 let absolute = url.contains("://");
-                refuse(!absolute || self.absolute_urls, "needs a path, got an absolute URL")?;
-                refuse(absolute || self.paths, "needs an absolute URL, got a path")?;
+                refuse(
+                    !absolute || self.absolute_urls,
+                    "needs a path, got an absolute URL",
+                )?;
+                refuse(
+                    absolute || self.paths,
+                    "needs an absolute URL, got a path",
+                )?;
                 refuse(
                     url.is_ascii() || self.raw_non_ascii_urls,
                     "needs a percent-encoded URL; this one has raw non-ASCII",
                 )
             }
-            Request::Sitemaps { .. } => refuse(self.sitemaps, "no sitemap API"),
-            Request::CrawlDelay { .. } => refuse(self.crawl_delay, "no crawl-delay API"),
-            Request::ValidToken { .. } => refuse(self.valid_token, "no token validation API"),
-            Request::RobotsUrl { .. } => refuse(self.robots_url, "no robots.txt URL API"),
+            Request::Sitemaps { .. } => {
+                refuse(self.sitemaps, "no sitemap API")
+            }
+            Request::CrawlDelay { .. } => {
+                refuse(self.crawl_delay, "no crawl-delay API")
+            }
+            Request::ValidToken { .. } => {
+                refuse(self.valid_token, "no token validation API")
+            }
+            Request::RobotsUrl { .. } => {
+                refuse(self.robots_url, "no robots.txt URL API")
+            }
         }
     }
 }

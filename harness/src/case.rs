@@ -247,19 +247,25 @@ pub const REASONS: [&str; 5] = [
 ];
 
 fn line_of(text: &str, offset: usize) -> usize {
-    text.as_bytes()[..offset.min(text.len())].iter().filter(|&&b| b == b'\n').count() + 1
+    text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
 }
 
 fn hex_bytes(s: &str) -> Result<Vec<u8>, String> {
-    let digits: Vec<u8> = s.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
-    if digits.len() % 2 != 0 {
+    let digits: Vec<u8> =
+        s.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+    if !digits.len().is_multiple_of(2) {
         return Err("hex has an odd number of digits".into());
     }
     digits
         .chunks(2)
         .map(|pair| {
             let text = std::str::from_utf8(pair).map_err(|e| e.to_string())?;
-            u8::from_str_radix(text, 16).map_err(|_| format!("bad hex byte `{text}`"))
+            u8::from_str_radix(text, 16)
+                .map_err(|_| format!("bad hex byte `{text}`"))
         })
         .collect()
 }
@@ -288,18 +294,41 @@ fn body_of(c: &CaseToml) -> Result<Vec<u8>, String> {
     let mut body = Vec::new();
     for part in c.robots_parts.iter().flatten() {
         match part {
-            PartToml { text: Some(t), hex: None, repeat: None, pad: None, .. } => {
-                body.extend_from_slice(t.as_bytes())
-            }
-            PartToml { hex: Some(h), text: None, repeat: None, pad: None, .. } => {
-                body.extend(hex_bytes(h)?)
-            }
-            PartToml { repeat: Some(r), times: Some(n), text: None, hex: None, pad: None, .. } => {
-                body.extend(r.as_bytes().repeat(*n))
-            }
-            PartToml { pad: Some(p), to: Some(to), text: None, hex: None, repeat: None, .. } => {
+            PartToml {
+                text: Some(t),
+                hex: None,
+                repeat: None,
+                pad: None,
+                ..
+            } => body.extend_from_slice(t.as_bytes()),
+            PartToml {
+                hex: Some(h),
+                text: None,
+                repeat: None,
+                pad: None,
+                ..
+            } => body.extend(hex_bytes(h)?),
+            PartToml {
+                repeat: Some(r),
+                times: Some(n),
+                text: None,
+                hex: None,
+                pad: None,
+                ..
+            } => body.extend(r.as_bytes().repeat(*n)),
+            PartToml {
+                pad: Some(p),
+                to: Some(to),
+                text: None,
+                hex: None,
+                repeat: None,
+                ..
+            } => {
                 if p.is_empty() || body.len() > *to {
-                    return Err(format!("cannot pad a {}-byte body to {to}", body.len()));
+                    return Err(format!(
+                        "cannot pad a {}-byte body to {to}",
+                        body.len()
+                    ));
                 }
                 while body.len() < *to {
                     let n = p.len().min(to - body.len());
@@ -316,7 +345,12 @@ fn body_of(c: &CaseToml) -> Result<Vec<u8>, String> {
 
 fn is_kebab(id: &str) -> bool {
     !id.is_empty()
-        && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'.')
+        && id.bytes().all(|b| {
+            b.is_ascii_lowercase()
+                || b.is_ascii_digit()
+                || b == b'-'
+                || b == b'.'
+        })
         && !id.starts_with('-')
         && !id.ends_with('-')
 }
@@ -350,7 +384,9 @@ fn expectation(e: &ExpectToml) -> Result<BTreeMap<String, Expected>, String> {
                     keys.join(", ")
                 ));
             }
-            map.iter().map(|(k, v)| Ok((k.clone(), expected_verdict(v)?))).collect()
+            map.iter()
+                .map(|(k, v)| Ok((k.clone(), expected_verdict(v)?)))
+                .collect()
         }
     }
 }
@@ -383,53 +419,81 @@ fn build_case(
     if c.clauses.is_empty() {
         return Err("cites no clause: add `clauses = [\"R...\"]`".into());
     }
-    let unknown: Vec<&String> = c.clauses.iter().filter(|id| !known.clauses.contains(*id)).collect();
+    let unknown: Vec<&String> =
+        c.clauses.iter().filter(|id| !known.clauses.contains(*id)).collect();
     if !unknown.is_empty() {
         let list: Vec<&str> = unknown.iter().map(|s| s.as_str()).collect();
-        return Err(format!("cites unknown clause id(s) {} (see spec-cases/clauses.toml)", list.join(", ")));
+        return Err(format!(
+            "cites unknown clause id(s) {} (see spec-cases/clauses.toml)",
+            list.join(", ")
+        ));
     }
     let source = c.source.clone().ok_or("needs `source`")?;
     if !SOURCES.contains(&source.as_str()) {
-        return Err(format!("source `{source}` is not one of {}", SOURCES.join(", ")));
+        return Err(format!(
+            "source `{source}` is not one of {}",
+            SOURCES.join(", ")
+        ));
     }
     let robots: Arc<[u8]> = body_of(c)?.into();
     let name = format!("{prefix}::{}", c.id);
     let mut checks = Vec::new();
     let mut warnings = Vec::new();
     for (i, ch) in c.check.iter().enumerate() {
-        let expect = expectation(&ch.expect).map_err(|e| format!("check {}: {e}", i + 1))?;
+        let expect = expectation(&ch.expect)
+            .map_err(|e| format!("check {}: {e}", i + 1))?;
         let why = ch.why.clone().or_else(|| c.why.clone());
-        let open = expect.values().any(|e| *e == Expected::ImplementationDefined);
+        let open =
+            expect.values().any(|e| *e == Expected::ImplementationDefined);
         if open && why.is_none() {
-            return Err(format!("check {}: implementation-defined needs `why`", i + 1));
+            return Err(format!(
+                "check {}: implementation-defined needs `why`",
+                i + 1
+            ));
         }
-        if let Some(r) = &ch.reason {
-            if !REASONS.contains(&r.as_str()) {
-                return Err(format!("check {}: reason `{r}` is not one of {}", i + 1, REASONS.join(", ")));
-            }
+        if let Some(r) = &ch.reason
+            && !REASONS.contains(&r.as_str())
+        {
+            return Err(format!(
+                "check {}: reason `{r}` is not one of {}",
+                i + 1,
+                REASONS.join(", ")
+            ));
         }
         checks.push(Check {
             name: format!("{name}::{}", i + 1),
-            question: Question::Decide { agent: ch.agent.clone(), url: ch.url.clone() },
+            question: Question::Decide {
+                agent: ch.agent.clone(),
+                url: ch.url.clone(),
+            },
             expect,
             why,
             rule_line: ch.rule_line,
             reason: ch.reason.clone(),
         });
     }
-    let value_check = |suffix: String, question: Question, value: serde_json::Value| Check {
-        name: format!("{name}::{suffix}"),
-        question,
-        expect: same_for_all(Expected::Value(value)),
-        why: None,
-        rule_line: None,
-        reason: None,
-    };
+    let value_check =
+        |suffix: String, question: Question, value: serde_json::Value| Check {
+            name: format!("{name}::{suffix}"),
+            question,
+            expect: same_for_all(Expected::Value(value)),
+            why: None,
+            rule_line: None,
+            reason: None,
+        };
     if let Some(s) = &c.sitemaps {
-        checks.push(value_check("sitemaps".into(), Question::Sitemaps, s.clone().into()));
+        checks.push(value_check(
+            "sitemaps".into(),
+            Question::Sitemaps,
+            s.clone().into(),
+        ));
     }
     for (i, d) in c.crawl_delay.iter().enumerate() {
-        let value = if d.value.is_empty() { serde_json::Value::Null } else { d.value.clone().into() };
+        let value = if d.value.is_empty() {
+            serde_json::Value::Null
+        } else {
+            d.value.clone().into()
+        };
         checks.push(value_check(
             format!("crawl-delay-{}", i + 1),
             Question::CrawlDelay { agent: d.agent.clone() },
@@ -463,7 +527,10 @@ fn build_case(
         id: c.id.clone(),
         clauses: c.clauses.clone(),
         source,
-        categories: c.categories.clone().unwrap_or_else(|| vec![default_category.to_string()]),
+        categories: c
+            .categories
+            .clone()
+            .unwrap_or_else(|| vec![default_category.to_string()]),
         note: c.note.clone(),
         robots,
         checks,
@@ -474,16 +541,26 @@ fn build_case(
 
 /// Loads one case file. Returns the good cases and one error per
 /// mistake; a file that is not valid TOML yields just the error.
-pub fn load_file(root: &Path, file: &Path, known: &Known<'_>) -> (Vec<Case>, Vec<CaseError>) {
-    let err = |line: Option<usize>, case: Option<&str>, message: String| CaseError {
-        file: file.to_path_buf(),
-        line,
-        case: case.map(str::to_string),
-        message,
-    };
+pub fn load_file(
+    root: &Path,
+    file: &Path,
+    known: &Known<'_>,
+) -> (Vec<Case>, Vec<CaseError>) {
+    let err =
+        |line: Option<usize>, case: Option<&str>, message: String| CaseError {
+            file: file.to_path_buf(),
+            line,
+            case: case.map(str::to_string),
+            message,
+        };
     let text = match std::fs::read_to_string(file) {
         Ok(t) => t,
-        Err(e) => return (vec![], vec![err(None, None, format!("cannot read: {e}"))]),
+        Err(e) => {
+            return (
+                vec![],
+                vec![err(None, None, format!("cannot read: {e}"))],
+            );
+        }
     };
     let parsed: FileToml = match toml::from_str(&text) {
         Ok(p) => p,
@@ -496,7 +573,8 @@ pub fn load_file(root: &Path, file: &Path, known: &Known<'_>) -> (Vec<Case>, Vec
         }
     };
     let prefix = name_prefix(root, file);
-    let default_category = prefix.split("::").next().unwrap_or_default().to_string();
+    let default_category =
+        prefix.split("::").next().unwrap_or_default().to_string();
     let mut cases = Vec::new();
     let mut errors = Vec::new();
     let mut seen = HashSet::new();
@@ -504,7 +582,11 @@ pub fn load_file(root: &Path, file: &Path, known: &Known<'_>) -> (Vec<Case>, Vec
         let line = line_of(&text, spanned.span().start);
         let c = spanned.get_ref();
         if !seen.insert(c.id.clone()) {
-            errors.push(err(Some(line), Some(&c.id), "duplicate case id in this file".into()));
+            errors.push(err(
+                Some(line),
+                Some(&c.id),
+                "duplicate case id in this file".into(),
+            ));
             continue;
         }
         match build_case(c, &prefix, &default_category, known) {
@@ -536,9 +618,11 @@ mod tests {
     use super::*;
 
     fn load(text: &str) -> (Vec<Case>, Vec<CaseError>) {
-        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        static N: std::sync::atomic::AtomicUsize =
+            std::sync::atomic::AtomicUsize::new(0);
         let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("rc-case-{}-{n}", std::process::id()));
+        let dir = std::env::temp_dir()
+            .join(format!("rc-case-{}-{n}", std::process::id()));
         let file = dir.join("grouping").join("t.toml");
         std::fs::create_dir_all(file.parent().unwrap()).unwrap();
         std::fs::write(&file, text).unwrap();
@@ -556,7 +640,10 @@ mod tests {
         );
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(cases[0].checks[0].name, "grouping::t::a::1");
-        assert_eq!(cases[0].checks[0].expected("google"), &Expected::Disallowed);
+        assert_eq!(
+            cases[0].checks[0].expected("google"),
+            &Expected::Disallowed
+        );
         assert_eq!(cases[0].categories, ["grouping"]);
     }
 

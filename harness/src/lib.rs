@@ -9,8 +9,12 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod baseline;
 pub mod case;
+pub mod certify;
 pub mod coverage;
+pub mod matrix;
 pub mod render;
+pub mod report;
 pub mod run;
 pub mod suite;

@@ -44,10 +44,16 @@ pub fn numbered_body(body: &[u8]) -> String {
 /// A question in one line.
 pub fn describe_question(q: &Question) -> String {
     match q {
-        Question::Decide { agent, url } => format!("decide agent={agent:?} url={url:?}"),
+        Question::Decide { agent, url } => {
+            format!("decide agent={agent:?} url={url:?}")
+        }
         Question::Sitemaps => "sitemaps".into(),
-        Question::CrawlDelay { agent } => format!("crawl-delay agent={agent:?}"),
-        Question::ValidToken { token } => format!("valid-token token={token:?}"),
+        Question::CrawlDelay { agent } => {
+            format!("crawl-delay agent={agent:?}")
+        }
+        Question::ValidToken { token } => {
+            format!("valid-token token={token:?}")
+        }
         Question::RobotsUrl { url } => format!("robots-url url={url:?}"),
     }
 }
@@ -61,7 +67,9 @@ pub fn describe_reply(r: &Reply) -> String {
         Reply::Error { message } => format!("error: {message}"),
         Reply::Crashed { message } => format!("crashed: {message}"),
         Reply::TimedOut => "timeout".into(),
-        Reply::ProtocolError { message } => format!("protocol error: {message}"),
+        Reply::ProtocolError { message } => {
+            format!("protocol error: {message}")
+        }
     }
 }
 
@@ -77,10 +85,15 @@ pub fn failure(
 ) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{detail}");
-    let _ = writeln!(out, "robots.txt ({}:{}):", case.file.display(), case.line);
+    let _ =
+        writeln!(out, "robots.txt ({}:{}):", case.file.display(), case.line);
     out.push_str(&numbered_body(&case.robots));
     let _ = writeln!(out, "query: {}", describe_question(&check.question));
-    let _ = writeln!(out, "want ({profile}): {}", check.expected(profile).describe());
+    let _ = writeln!(
+        out,
+        "want ({profile}): {}",
+        check.expected(profile).describe()
+    );
     let _ = writeln!(out, "got ({adapter}): {}", describe_reply(reply));
     if let Reply::Verdict { explanation: Some(ex), .. } = reply {
         let _ = write!(out, "why ({adapter}):\n{}", ex.text);
@@ -91,8 +104,13 @@ pub fn failure(
     let _ = writeln!(out, "clauses:");
     for id in &case.clauses {
         let text = suite.clause(id).map_or("(unknown)", |c| c.text.as_str());
-        let short: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-        let _ = writeln!(out, "  {id}: {}", short.chars().take(200).collect::<String>());
+        let short: String =
+            text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let _ = writeln!(
+            out,
+            "  {id}: {}",
+            short.chars().take(200).collect::<String>()
+        );
     }
     out
 }

@@ -7,7 +7,9 @@ use serde::Serialize;
 use crate::case::{Case, Check, Expected, Question};
 
 /// How one check went for one adapter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Outcome {
     /// The answer is the expected one.
@@ -57,7 +59,10 @@ impl Outcome {
 
     /// Counts against the parser (fail, error, crash, timeout, protocol).
     pub fn is_bad(self) -> bool {
-        !matches!(self, Outcome::Pass | Outcome::Unscored | Outcome::NotApplicable)
+        !matches!(
+            self,
+            Outcome::Pass | Outcome::Unscored | Outcome::NotApplicable
+        )
     }
 
     /// Parses a word back.
@@ -74,33 +79,58 @@ pub fn request(case: &Case, check: &Check) -> Request {
             Request::Decide { robots, agent: agent.clone(), url: url.clone() }
         }
         Question::Sitemaps => Request::Sitemaps { robots },
-        Question::CrawlDelay { agent } => Request::CrawlDelay { robots, agent: agent.clone() },
-        Question::ValidToken { token } => Request::ValidToken { token: token.clone() },
+        Question::CrawlDelay { agent } => {
+            Request::CrawlDelay { robots, agent: agent.clone() }
+        }
+        Question::ValidToken { token } => {
+            Request::ValidToken { token: token.clone() }
+        }
         Question::RobotsUrl { url } => Request::RobotsUrl { url: url.clone() },
     }
 }
 
 /// Judges `reply` against what `check` expects under `profile`. The
 /// string says what was wrong, when something was.
-pub fn judge(check: &Check, profile: &str, reply: &Reply) -> (Outcome, String) {
+pub fn judge(
+    check: &Check,
+    profile: &str,
+    reply: &Reply,
+) -> (Outcome, String) {
     let expected = check.expected(profile);
     match reply {
-        Reply::NotApplicable { why } => return (Outcome::NotApplicable, why.clone()),
+        Reply::NotApplicable { why } => {
+            return (Outcome::NotApplicable, why.clone());
+        }
         Reply::Error { message } => return (Outcome::Error, message.clone()),
-        Reply::Crashed { message } => return (Outcome::Crash, message.clone()),
-        Reply::TimedOut => return (Outcome::Timeout, "no answer in time".into()),
-        Reply::ProtocolError { message } => return (Outcome::ProtocolError, message.clone()),
+        Reply::Crashed { message } => {
+            return (Outcome::Crash, message.clone());
+        }
+        Reply::TimedOut => {
+            return (Outcome::Timeout, "no answer in time".into());
+        }
+        Reply::ProtocolError { message } => {
+            return (Outcome::ProtocolError, message.clone());
+        }
         Reply::Verdict { .. } | Reply::Value { .. } => {}
     }
     let want_verdict = match expected {
-        Expected::ImplementationDefined => return (Outcome::Unscored, String::new()),
+        Expected::ImplementationDefined => {
+            return (Outcome::Unscored, String::new());
+        }
         Expected::Allowed => Verdict::Allowed,
         Expected::Disallowed => Verdict::Disallowed,
         Expected::Value(want) => {
             return match reply {
-                Reply::Value { value } if value == want => (Outcome::Pass, String::new()),
-                Reply::Value { value } => (Outcome::Fail, format!("want {want}, got {value}")),
-                other => (Outcome::ProtocolError, format!("want a value, got {}", other.word())),
+                Reply::Value { value } if value == want => {
+                    (Outcome::Pass, String::new())
+                }
+                Reply::Value { value } => {
+                    (Outcome::Fail, format!("want {want}, got {value}"))
+                }
+                other => (
+                    Outcome::ProtocolError,
+                    format!("want a value, got {}", other.word()),
+                ),
             };
         }
     };
@@ -110,20 +140,31 @@ pub fn judge(check: &Check, profile: &str, reply: &Reply) -> (Outcome, String) {
     if *verdict != want_verdict {
         return (
             Outcome::Fail,
-            format!("want {}, got {}", want_verdict.as_str(), verdict.as_str()),
+            format!(
+                "want {}, got {}",
+                want_verdict.as_str(),
+                verdict.as_str()
+            ),
         );
     }
     if let Some(ex) = explanation {
-        if let Some(line) = check.rule_line {
-            if ex.rule_line != Some(line) {
-                let got = ex.rule_line.map_or("none".to_string(), |l| l.to_string());
-                return (Outcome::Fail, format!("want winning rule at line {line}, got {got}"));
-            }
+        if let Some(line) = check.rule_line
+            && ex.rule_line != Some(line)
+        {
+            let got =
+                ex.rule_line.map_or("none".to_string(), |l| l.to_string());
+            return (
+                Outcome::Fail,
+                format!("want winning rule at line {line}, got {got}"),
+            );
         }
-        if let Some(reason) = &check.reason {
-            if &ex.reason != reason {
-                return (Outcome::Fail, format!("want reason {reason}, got {}", ex.reason));
-            }
+        if let Some(reason) = &check.reason
+            && &ex.reason != reason
+        {
+            return (
+                Outcome::Fail,
+                format!("want reason {reason}, got {}", ex.reason),
+            );
         }
     }
     (Outcome::Pass, String::new())
@@ -168,15 +209,24 @@ pub fn run_cases<'a>(
         }
         let mut answers = adapter.answer_batch(&requests).into_iter();
         for slot in asked {
-            replies[slot] = Some(answers.next().unwrap_or(Reply::ProtocolError {
-                message: "the adapter returned fewer answers than requests".into(),
-            }));
+            replies[slot] = Some(
+                answers.next().unwrap_or(Reply::ProtocolError {
+                    message:
+                        "the adapter returned fewer answers than requests"
+                            .into(),
+                }),
+            );
         }
         for (check, reply) in checks.iter().zip(replies) {
             // OK: every slot was filled above, asked or not.
             let reply = reply.expect("every reply slot is filled");
             let (outcome, detail) = judge(check, profile, &reply);
-            results.push(CheckResult { check: check.name.clone(), outcome, reply, detail });
+            results.push(CheckResult {
+                check: check.name.clone(),
+                outcome,
+                reply,
+                detail,
+            });
         }
     }
     results

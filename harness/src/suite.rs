@@ -75,8 +75,14 @@ pub fn case_files(root: &Path) -> Vec<PathBuf> {
 /// Loads the clause index at `root/clauses.toml`.
 pub fn load_clauses(root: &Path) -> Result<Vec<Clause>, CaseError> {
     let file = root.join("clauses.toml");
-    let err = |line, message| CaseError { file: file.clone(), line, case: None, message };
-    let text = std::fs::read_to_string(&file).map_err(|e| err(None, format!("cannot read: {e}")))?;
+    let err = |line, message| CaseError {
+        file: file.clone(),
+        line,
+        case: None,
+        message,
+    };
+    let text = std::fs::read_to_string(&file)
+        .map_err(|e| err(None, format!("cannot read: {e}")))?;
     let parsed: ClausesToml = toml::from_str(&text).map_err(|e| {
         let line = e.span().map(|s| text[..s.start].matches('\n').count() + 1);
         err(line, e.message().to_string())
@@ -103,7 +109,8 @@ impl Suite {
             Ok(c) => suite.clauses = c,
             Err(e) => suite.errors.push(e),
         }
-        let ids: HashSet<String> = suite.clauses.iter().map(|c| c.id.clone()).collect();
+        let ids: HashSet<String> =
+            suite.clauses.iter().map(|c| c.id.clone()).collect();
         let known = Known { clauses: &ids };
         for file in case_files(root).iter().filter(|f| want(f)) {
             let (cases, errors) = load_file(root, file, &known);
@@ -121,8 +128,12 @@ impl Suite {
     /// The highest requirement level among a case's clauses (MUST before
     /// SHOULD before MAY before the rest), for scoring.
     pub fn level_of(&self, case: &Case) -> &'static str {
-        let levels: Vec<&str> =
-            case.clauses.iter().filter_map(|id| self.clause(id)).map(|c| c.level.as_str()).collect();
+        let levels: Vec<&str> = case
+            .clauses
+            .iter()
+            .filter_map(|id| self.clause(id))
+            .map(|c| c.level.as_str())
+            .collect();
         for (want, name) in [
             ("MUST", "MUST"),
             ("MUST NOT", "MUST"),
@@ -168,7 +179,9 @@ pub struct Filter {
 impl Filter {
     /// Whether `name` is selected.
     pub fn selects(&self, name: &str) -> bool {
-        let hit = |f: &String| if self.exact { name == f } else { name.contains(f.as_str()) };
+        let hit = |f: &String| {
+            if self.exact { name == f } else { name.contains(f.as_str()) }
+        };
         (self.include.is_empty() || self.include.iter().any(hit))
             && !self.skip.iter().any(|s| name.contains(s.as_str()))
     }

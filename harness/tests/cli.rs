@@ -8,21 +8,31 @@ fn bin() -> Command {
 
 #[test]
 fn check_prints_one_line_per_url_and_explains() {
-    let dir = std::env::temp_dir().join(format!("rc-cli-{}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("rc-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("robots.txt");
     std::fs::write(&file, "User-agent: *\nAllow: /p\nDisallow: /\n").unwrap();
     let out = bin()
         .args(["check", "--robots"])
         .arg(&file)
-        .args(["--agent", "FooBot", "--explain", "/page", "https://example.com/x"])
+        .args([
+            "--agent",
+            "FooBot",
+            "--explain",
+            "/page",
+            "https://example.com/x",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
     let verdicts: Vec<&str> =
         text.lines().filter(|l| !l.starts_with(' ')).collect();
-    assert_eq!(verdicts, ["allowed /page", "disallowed https://example.com/x"]);
+    assert_eq!(
+        verdicts,
+        ["allowed /page", "disallowed https://example.com/x"]
+    );
     assert!(text.contains("winner: line 2"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -36,13 +46,25 @@ fn check_reads_stdin_and_exits_2_on_usage_errors() {
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(b"User-agent: a\rDisallow: /x\r").unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"User-agent: a\rDisallow: /x\r")
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     assert_eq!(String::from_utf8(out.stdout).unwrap(), "disallowed /x\n");
     let out = bin().args(["check", "--agent", "a", "/x"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let out = bin()
-        .args(["check", "--robots", "/nonexistent/robots.txt", "--agent", "a", "/x"])
+        .args([
+            "check",
+            "--robots",
+            "/nonexistent/robots.txt",
+            "--agent",
+            "a",
+            "/x",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -57,7 +79,12 @@ fn check_json_carries_the_explanation() {
         .spawn()
         .unwrap();
     use std::io::Write;
-    child.stdin.take().unwrap().write_all(b"User-agent: a\nDisallow: /x\n").unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"User-agent: a\nDisallow: /x\n")
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v[0]["reply"]["verdict"], "disallowed");

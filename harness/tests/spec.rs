@@ -39,18 +39,25 @@ fn check_trial(suite: &Arc<Suite>, case_ix: usize, check_ix: usize) -> Trial {
         let mut failures = Vec::new();
         for profile in PROFILES {
             // OK: PROFILES only names built-in profiles.
-            let mut oracle = Reference::for_profile(profile).expect("built-in profile");
+            let mut oracle =
+                Reference::for_profile(profile).expect("built-in profile");
             let name = Reference::name_for(profile);
-            let results = run_cases(&mut oracle, profile, [(case, vec![check])]);
+            let results =
+                run_cases(&mut oracle, profile, [(case, vec![check])]);
             for r in results {
                 if r.outcome.is_bad() || r.outcome == Outcome::NotApplicable {
                     failures.push(failure(
-                        &suite, case, check, &name, profile, &r.reply, &r.detail,
+                        &suite, case, check, &name, profile, &r.reply,
+                        &r.detail,
                     ));
                 }
             }
         }
-        if failures.is_empty() { Ok(()) } else { Err(Failed::from(failures.join("\n"))) }
+        if failures.is_empty() {
+            Ok(())
+        } else {
+            Err(Failed::from(failures.join("\n")))
+        }
     })
     .with_ignored_flag(ignored)
 }
@@ -62,12 +69,16 @@ fn main() {
         (Some(name), true) => file_of(&root, name),
         _ => None,
     };
-    let suite = Arc::new(Suite::load_only(&root, |f| only.as_ref().is_none_or(|o| o == f)));
+    let suite = Arc::new(Suite::load_only(&root, |f| {
+        only.as_ref().is_none_or(|o| o == f)
+    }));
     let mut trials = Vec::new();
     for e in &suite.errors {
         let prefix = robots_conformance::case::name_prefix(&root, &e.file);
         let message = format!("bug in test case: {e}");
-        trials.push(Trial::test(format!("{prefix}::<load>"), move || Err(message.into())));
+        trials.push(Trial::test(format!("{prefix}::<load>"), move || {
+            Err(message.into())
+        }));
     }
     for (ci, case) in suite.cases.iter().enumerate() {
         for ki in 0..case.checks.len() {

@@ -34,7 +34,9 @@ pub struct Args {
 fn read_body(path: &PathBuf) -> anyhow::Result<Vec<u8>> {
     if path.as_os_str() == "-" {
         let mut body = Vec::new();
-        std::io::stdin().read_to_end(&mut body).context("reading robots.txt from stdin")?;
+        std::io::stdin()
+            .read_to_end(&mut body)
+            .context("reading robots.txt from stdin")?;
         return Ok(body);
     }
     std::fs::read(path).with_context(|| format!("reading {}", path.display()))
@@ -43,11 +45,16 @@ fn read_body(path: &PathBuf) -> anyhow::Result<Vec<u8>> {
 pub fn run(a: Args) -> anyhow::Result<i32> {
     let robots: Arc<[u8]> = read_body(&a.robots)?.into();
     // OK: clap restricts --profile to the built-in names.
-    let mut adapter = Reference::for_profile(&a.profile).expect("built-in profile");
+    let mut adapter =
+        Reference::for_profile(&a.profile).expect("built-in profile");
     let requests: Vec<Request> = a
         .urls
         .iter()
-        .map(|url| Request::Decide { robots: robots.clone(), agent: a.agent.clone(), url: url.clone() })
+        .map(|url| Request::Decide {
+            robots: robots.clone(),
+            agent: a.agent.clone(),
+            url: url.clone(),
+        })
         .collect();
     let replies = adapter.answer_batch(&requests);
     let mut code = 0;

@@ -34,7 +34,10 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             (true, 0) => "UNCOVERED".to_string(),
             (true, n) => format!("{n} case(s)"),
         };
-        println!("{:<12} {:<10} {:<14} {status}", clause.id, clause.level, clause.category);
+        println!(
+            "{:<12} {:<10} {:<14} {status}",
+            clause.id, clause.level, clause.category
+        );
         if a.verbose {
             for name in cases {
                 println!("    {name}");
@@ -48,7 +51,14 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     let untestable = rows.len() - testable;
     println!();
     println!("untestable clauses: {untestable}");
-    println!("uncovered testable clauses: {}", if uncovered.is_empty() { "none".into() } else { uncovered.join(", ") });
+    println!(
+        "uncovered testable clauses: {}",
+        if uncovered.is_empty() {
+            "none".into()
+        } else {
+            uncovered.join(", ")
+        }
+    );
     println!("clauses covered: {} of {testable}", testable - uncovered.len());
     Ok(if suite.errors.is_empty() { 0 } else { 1 })
 }

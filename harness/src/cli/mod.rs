@@ -1,9 +1,13 @@
 //! The commands. Each returns the process exit code: 0 ran and passed,
 //! 1 ran and found failures (where that applies), 2 usage or I/O error.
 
+mod adapters;
+mod certify;
 mod check;
 mod coverage;
+mod matrix;
 mod run;
+mod serve;
 mod validate;
 
 use std::path::PathBuf;
@@ -29,6 +33,14 @@ enum Command {
     Coverage(coverage::Args),
     /// Check the case files without running them.
     Validate(validate::Args),
+    /// Run the cases against many parsers side by side; reports, baselines.
+    Matrix(matrix::Args),
+    /// A per-clause compliance report for one parser.
+    Certify(certify::Args),
+    /// List adapters, or install the out-of-process ones.
+    Adapters(adapters::Args),
+    /// Speak the adapter protocol on stdin/stdout with the oracle.
+    Serve(serve::Args),
 }
 
 /// Where the cases are: `--cases DIR`, else the default (see
@@ -42,7 +54,9 @@ pub struct CasesDir {
 
 impl CasesDir {
     fn root(&self) -> PathBuf {
-        self.cases.clone().unwrap_or_else(robots_conformance::suite::default_root)
+        self.cases
+            .clone()
+            .unwrap_or_else(robots_conformance::suite::default_root)
     }
 }
 
@@ -53,5 +67,9 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Run(a) => run::run(a),
         Command::Coverage(a) => coverage::run(a),
         Command::Validate(a) => validate::run(a),
+        Command::Matrix(a) => matrix::run(a),
+        Command::Certify(a) => certify::run(a),
+        Command::Adapters(a) => adapters::run(a),
+        Command::Serve(a) => serve::run(a),
     }
 }

@@ -37,17 +37,31 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     for e in &suite.errors {
         println!("bug in test case: {e}");
     }
-    let filter = Filter { include: a.filters.clone(), skip: a.skip.clone(), exact: a.exact };
-    let profiles: Vec<&str> =
-        PROFILES.iter().copied().filter(|p| a.profile == "all" || a.profile == *p).collect();
+    let filter = Filter {
+        include: a.filters.clone(),
+        skip: a.skip.clone(),
+        exact: a.exact,
+    };
+    let profiles: Vec<&str> = PROFILES
+        .iter()
+        .copied()
+        .filter(|p| a.profile == "all" || a.profile == *p)
+        .collect();
     let mut bad = 0;
     for profile in profiles {
         // OK: PROFILES only names built-in profiles.
         let mut oracle = Reference::for_profile(profile).expect("built-in");
         let name = Reference::name_for(profile);
-        let selected = suite.cases.iter().filter(|c| c.ignore.is_none()).map(|c| {
-            (c, c.checks.iter().filter(|k| filter.selects(&k.name)).collect::<Vec<_>>())
-        });
+        let selected =
+            suite.cases.iter().filter(|c| c.ignore.is_none()).map(|c| {
+                (
+                    c,
+                    c.checks
+                        .iter()
+                        .filter(|k| filter.selects(&k.name))
+                        .collect::<Vec<_>>(),
+                )
+            });
         let results = run_cases(&mut oracle, profile, selected);
         let mut counts: BTreeMap<Outcome, usize> = BTreeMap::new();
         for r in &results {
@@ -56,15 +70,30 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
                 let (case, check) = suite
                     .cases
                     .iter()
-                    .find_map(|c| c.checks.iter().find(|k| k.name == r.check).map(|k| (c, k)))
+                    .find_map(|c| {
+                        c.checks
+                            .iter()
+                            .find(|k| k.name == r.check)
+                            .map(|k| (c, k))
+                    })
                     .expect("result of a loaded check");
                 println!("FAIL {} [{profile}]", r.check);
-                println!("{}", failure(&suite, case, check, &name, profile, &r.reply, &r.detail));
+                println!(
+                    "{}",
+                    failure(
+                        &suite, case, check, &name, profile, &r.reply,
+                        &r.detail
+                    )
+                );
             }
         }
         let summary: Vec<String> =
             counts.iter().map(|(o, n)| format!("{n} {}", o.word())).collect();
-        println!("{name} ({profile}): {} checks: {}", results.len(), summary.join(", "));
+        println!(
+            "{name} ({profile}): {} checks: {}",
+            results.len(),
+            summary.join(", ")
+        );
         bad += results.iter().filter(|r| r.outcome.is_bad()).count();
     }
     Ok(if bad == 0 && suite.errors.is_empty() { 0 } else { 1 })

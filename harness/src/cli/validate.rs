@@ -20,14 +20,19 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         println!("error: {e}");
     }
     let checks: usize = suite.cases.iter().map(|c| c.checks.len()).sum();
-    let files: std::collections::BTreeSet<_> = suite.cases.iter().map(|c| &c.file).collect();
+    let files: std::collections::BTreeSet<_> =
+        suite.cases.iter().map(|c| &c.file).collect();
     println!(
         "{} clauses, {} files, {} cases, {} checks: {}",
         suite.clauses.len(),
         files.len(),
         suite.cases.len(),
         checks,
-        if suite.errors.is_empty() { "ok".to_string() } else { format!("{} error(s)", suite.errors.len()) }
+        if suite.errors.is_empty() {
+            "ok".to_string()
+        } else {
+            format!("{} error(s)", suite.errors.len())
+        }
     );
     Ok(if suite.errors.is_empty() { 0 } else { 1 })
 }

@@ -1,0 +1,125 @@
+//! Isolation for in-process parsers: every batch runs on a worker thread
+//! under `catch_unwind` and a deadline. A panic becomes
+//! [`Reply::Crashed`] for that request; a request that misses its
+//! deadline becomes [`Reply::TimedOut`], and the worker is abandoned
+//! (Rust cannot kill a thread: it runs on until the parser returns) and
+//! replaced by a fresh one, so the run goes on.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::thread;
+use std::time::Duration;
+
+use crate::{Adapter, Info, Reply, Request};
+
+type Job = (Request, Sender<Reply>);
+
+/// A parser that answers one request, possibly panicking or hanging.
+pub trait Parser: Send + 'static {
+    /// Who the parser is.
+    fn info(&self) -> Info;
+    /// One answer; may panic or hang.
+    fn answer(&mut self, request: &Request) -> Reply;
+}
+
+/// Runs a [`Parser`] on a worker thread with a deadline per request.
+pub struct Isolated<P: Parser + Clone> {
+    template: P,
+    info: Info,
+    deadline: Duration,
+    worker: Option<Sender<Job>>,
+    abandoned: usize,
+}
+
+fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
+    e.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| e.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic with a non-string payload".into())
+}
+
+/// The name of worker threads; their panics are reported as replies, so
+/// the panic hook keeps quiet about them.
+const WORKER: &str = "robots-adapter-worker";
+
+/// Installs (once) a panic hook that is silent for worker threads and
+/// defers to the previous hook for every other thread.
+fn quiet_worker_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if thread::current().name() != Some(WORKER) {
+                previous(info);
+            }
+        }));
+    });
+}
+
+fn spawn<P: Parser>(mut parser: P) -> Sender<Job> {
+    quiet_worker_panics();
+    let (tx, rx): (Sender<Job>, Receiver<Job>) = channel();
+    let builder = thread::Builder::new().name(WORKER.into());
+    let spawned = builder.spawn(move || {
+        for (request, reply_to) in rx {
+            let reply =
+                catch_unwind(AssertUnwindSafe(|| parser.answer(&request)))
+                    .unwrap_or_else(|e| Reply::Crashed {
+                        message: format!("panicked: {}", panic_message(&*e)),
+                    });
+            if reply_to.send(reply).is_err() {
+                return;
+            }
+        }
+    });
+    // A failed spawn drops the receiver: the first send fails and the
+    // request is answered Crashed.
+    drop(spawned);
+    tx
+}
+
+impl<P: Parser + Clone> Isolated<P> {
+    /// Wraps `parser`, giving each request `deadline`.
+    pub fn new(parser: P, deadline: Duration) -> Isolated<P> {
+        let info = parser.info();
+        Isolated {
+            template: parser,
+            info,
+            deadline,
+            worker: None,
+            abandoned: 0,
+        }
+    }
+
+    /// How many workers were abandoned to hung requests.
+    pub fn abandoned(&self) -> usize {
+        self.abandoned
+    }
+}
+
+impl<P: Parser + Clone> Adapter for Isolated<P> {
+    fn info(&self) -> Info {
+        self.info.clone()
+    }
+
+    fn answer(&mut self, request: &Request) -> Reply {
+        let worker =
+            self.worker.get_or_insert_with(|| spawn(self.template.clone()));
+        let (tx, rx) = channel();
+        if worker.send((request.clone(), tx)).is_err() {
+            self.worker = None;
+            return Reply::Crashed {
+                message: "the worker thread is gone".into(),
+            };
+        }
+        match rx.recv_timeout(self.deadline) {
+            Ok(reply) => reply,
+            Err(_) => {
+                // Abandon the stuck worker; the next request gets a new one.
+                self.worker = None;
+                self.abandoned += 1;
+                Reply::TimedOut
+            }
+        }
+    }
+}

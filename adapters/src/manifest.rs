@@ -1,0 +1,188 @@
+//! Out-of-process adapter manifests: `adapters/ext/<name>/adapter.toml`
+//! (format in `adapters/PROTOCOL.md`), with the placeholders `{dir}`,
+//! `{state}` and `{python}` expanded.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::Capabilities;
+
+/// What the manifest may say about capabilities; missing keys default
+/// to "decide only".
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct CapabilitiesToml {
+    absolute_urls: bool,
+    paths: bool,
+    raw_non_ascii_urls: bool,
+    non_utf8_bodies: bool,
+    sitemaps: bool,
+    crawl_delay: bool,
+    valid_token: bool,
+    robots_url: bool,
+}
+
+impl Default for CapabilitiesToml {
+    fn default() -> Self {
+        let c = Capabilities::decide_only();
+        CapabilitiesToml {
+            absolute_urls: c.absolute_urls,
+            paths: c.paths,
+            raw_non_ascii_urls: c.raw_non_ascii_urls,
+            non_utf8_bodies: c.non_utf8_bodies,
+            sitemaps: c.sitemaps,
+            crawl_delay: c.crawl_delay,
+            valid_token: c.valid_token,
+            robots_url: c.robots_url,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ManifestToml {
+    name: String,
+    language: String,
+    package: String,
+    version: String,
+    profile: String,
+    note: Option<String>,
+    #[serde(default)]
+    setup: Vec<Vec<String>>,
+    ready: Option<Vec<String>>,
+    run: Vec<String>,
+    #[serde(default)]
+    requires: Vec<String>,
+    fix: Option<String>,
+    #[serde(default)]
+    capabilities: CapabilitiesToml,
+}
+
+/// A loaded manifest, placeholders expanded.
+#[derive(Clone, Debug)]
+pub struct Manifest {
+    /// `<language>-<package>`.
+    pub name: String,
+    /// The parser's language.
+    pub language: String,
+    /// Package and pinned version, e.g. `protego 0.7.0`.
+    pub version: String,
+    /// The profile it claims.
+    pub profile: String,
+    /// One line for listings.
+    pub note: String,
+    /// Install commands, in order.
+    pub setup: Vec<Vec<String>>,
+    /// A command that exits 0 when the parser is installed.
+    pub ready: Option<Vec<String>>,
+    /// The command that speaks the protocol.
+    pub run: Vec<String>,
+    /// Programs that must be on PATH.
+    pub requires: Vec<String>,
+    /// What to run when one of them is missing.
+    pub fix: Option<String>,
+    /// What it can be asked.
+    pub capabilities: Capabilities,
+    /// Its folder.
+    pub dir: PathBuf,
+    /// Its git-ignored state folder.
+    pub state: PathBuf,
+}
+
+/// The folder holding `ext/`: `$ROBOTS_CONFORMANCE_ADAPTERS`, else the
+/// one this crate was built from.
+pub fn ext_root() -> PathBuf {
+    std::env::var_os("ROBOTS_CONFORMANCE_ADAPTERS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("ext"))
+}
+
+/// Where adapters install into: `$ROBOTS_CONFORMANCE_STATE`, else
+/// `.adapters/` at the project root (git-ignored).
+pub fn state_root() -> PathBuf {
+    std::env::var_os("ROBOTS_CONFORMANCE_STATE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(".adapters")
+        })
+}
+
+fn expand(s: &str, dir: &Path, state: &Path) -> String {
+    s.replace("{dir}", &dir.to_string_lossy())
+        .replace("{state}", &state.to_string_lossy())
+        .replace("{python}", "python3")
+}
+
+impl Manifest {
+    /// Loads `dir/adapter.toml`.
+    ///
+    /// # Errors
+    ///
+    /// When the file cannot be read or does not follow the format.
+    pub fn load(dir: &Path) -> Result<Manifest, String> {
+        let file = dir.join("adapter.toml");
+        let text = std::fs::read_to_string(&file)
+            .map_err(|e| format!("{}: {e}", file.display()))?;
+        let m: ManifestToml = toml::from_str(&text)
+            .map_err(|e| format!("{}: {e}", file.display()))?;
+        let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+        let state = state_root().join(&m.name);
+        let argv = |v: &Vec<String>| {
+            v.iter().map(|s| expand(s, &dir, &state)).collect::<Vec<_>>()
+        };
+        let c = m.capabilities;
+        Ok(Manifest {
+            version: format!("{} {}", m.package, m.version),
+            note: m.note.unwrap_or_default(),
+            setup: m.setup.iter().map(argv).collect(),
+            ready: m.ready.as_ref().map(argv),
+            run: argv(&m.run),
+            requires: m.requires,
+            fix: m.fix,
+            capabilities: Capabilities {
+                absolute_urls: c.absolute_urls,
+                paths: c.paths,
+                raw_non_ascii_urls: c.raw_non_ascii_urls,
+                non_utf8_bodies: c.non_utf8_bodies,
+                sitemaps: c.sitemaps,
+                crawl_delay: c.crawl_delay,
+                valid_token: c.valid_token,
+                robots_url: c.robots_url,
+            },
+            name: m.name,
+            language: m.language,
+            profile: m.profile,
+            dir,
+            state,
+        })
+    }
+
+    /// Every manifest under [`ext_root`], sorted by name; broken ones as
+    /// errors.
+    pub fn discover() -> Vec<Result<Manifest, String>> {
+        let Ok(entries) = std::fs::read_dir(ext_root()) else { return vec![] };
+        let mut dirs: Vec<PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.join("adapter.toml").is_file())
+            .collect();
+        dirs.sort();
+        dirs.iter().map(|d| Manifest::load(d)).collect()
+    }
+
+    /// The required programs missing from PATH.
+    pub fn missing_programs(&self) -> Vec<String> {
+        self.requires.iter().filter(|p| !on_path(p)).cloned().collect()
+    }
+}
+
+/// Whether `program` is an executable on PATH (or a path that exists).
+pub fn on_path(program: &str) -> bool {
+    if program.contains('/') {
+        return Path::new(program).exists();
+    }
+    std::env::var_os("PATH").is_some_and(|paths| {
+        std::env::split_paths(&paths).any(|d| d.join(program).is_file())
+    })
+}

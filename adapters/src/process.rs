@@ -1,0 +1,459 @@
+//! Out-of-process adapters: one long-lived process speaking the JSON-lines
+//! protocol of `adapters/PROTOCOL.md`.
+//!
+//! Requests are pipelined (a window of them in flight) and decide
+//! requests about one body are batched into one line. A request that
+//! misses its deadline, or a process that dies or prints garbage, costs
+//! only its own answers: the process is killed (SIGTERM, then SIGKILL
+//! after a grace period), restarted, and a failed batch is retried one URL
+//! at a time so that only the URL that broke it is reported.
+
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Write};
+
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use serde_json::{Value, json};
+
+use crate::{Adapter, Info, Reply, Request, Verdict};
+
+/// Deadlines and limits.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Per request line.
+    pub base: Duration,
+    /// Added per URL of a batched decide request.
+    pub per_url: Duration,
+    /// For the process to start and answer `hello`.
+    pub startup: Duration,
+    /// Between SIGTERM and SIGKILL.
+    pub grace: Duration,
+    /// Request lines in flight at once.
+    pub window: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            base: Duration::from_secs(1),
+            per_url: Duration::from_millis(20),
+            startup: Duration::from_secs(20),
+            grace: Duration::from_millis(250),
+            window: 16,
+        }
+    }
+}
+
+/// One wire request: a line to send and the requests it answers.
+struct Wire {
+    /// Indices into the caller's request slice.
+    slots: Vec<usize>,
+    /// Set on the single-URL wires a failed batch was split into.
+    split_of: Option<u64>,
+    /// The JSON without its id.
+    body: Value,
+}
+
+struct Running {
+    child: Child,
+    /// Lines to write, handed to a writer thread: a write to a busy
+    /// child blocks once the pipe is full, and must not block us.
+    stdin: Sender<String>,
+    lines: Receiver<Option<String>>,
+}
+
+/// Writes lines to the child's stdin until the channel or the pipe
+/// closes.
+fn writer(mut stdin: ChildStdin) -> Sender<String> {
+    let (tx, rx) = channel::<String>();
+    thread::spawn(move || {
+        for line in rx {
+            if stdin
+                .write_all(line.as_bytes())
+                .and_then(|()| stdin.flush())
+                .is_err()
+            {
+                return;
+            }
+        }
+    });
+    tx
+}
+
+/// An adapter process.
+pub struct Process {
+    info: Info,
+    argv: Vec<String>,
+    limits: Limits,
+    running: Option<Running>,
+    stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    next_id: u64,
+    /// How many times the process was (re)started.
+    pub starts: usize,
+}
+
+const STDERR_LINES: usize = 12;
+
+fn b64(bytes: &[u8]) -> String {
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+impl Process {
+    /// An adapter that runs `argv` (not started until first asked).
+    pub fn new(info: Info, argv: Vec<String>, limits: Limits) -> Process {
+        Process {
+            info,
+            argv,
+            limits,
+            running: None,
+            stderr_tail: Arc::default(),
+            next_id: 1,
+            starts: 0,
+        }
+    }
+
+    fn stderr(&self) -> String {
+        let tail = self
+            .stderr_tail
+            .lock()
+            .map(|t| t.iter().cloned().collect::<Vec<_>>());
+        let tail = tail.unwrap_or_default();
+        if tail.is_empty() {
+            String::new()
+        } else {
+            format!("; stderr: {}", tail.join(" | "))
+        }
+    }
+
+    fn start(&mut self) -> Result<(), String> {
+        let (program, args) =
+            self.argv.split_first().ok_or("empty run command")?;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot start {program}: {e}"))?;
+        self.starts += 1;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let stderr = child.stderr.take().ok_or("no stderr")?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let (tx, rx) = channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let line =
+                    line.unwrap_or_else(|e| format!("<unreadable line: {e}>"));
+                if tx.send(Some(line)).is_err() {
+                    return;
+                }
+            }
+            let _ = tx.send(None);
+        });
+        let tail = Arc::clone(&self.stderr_tail);
+        thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if let Ok(mut t) = tail.lock() {
+                    if t.len() == STDERR_LINES {
+                        t.pop_front();
+                    }
+                    t.push_back(line);
+                }
+            }
+        });
+        let running = Running { child, stdin: writer(stdin), lines: rx };
+        let hello = json!({"id": 0, "op": "hello", "protocol": 1});
+        running
+            .stdin
+            .send(format!("{hello}\n"))
+            .map_err(|e| format!("cannot write hello: {e}"))?;
+        let answer = match running.lines.recv_timeout(self.limits.startup) {
+            Ok(Some(line)) => line,
+            Ok(None) => {
+                stop(running.child, self.limits.grace);
+                return Err(format!(
+                    "exited before answering hello{}",
+                    self.stderr()
+                ));
+            }
+            Err(_) => {
+                stop(running.child, self.limits.grace);
+                return Err(format!(
+                    "no hello within {:?}",
+                    self.limits.startup
+                ));
+            }
+        };
+        let hello: Value = serde_json::from_str(&answer)
+            .map_err(|_| format!("hello answer is not JSON: {answer:.80}"))?;
+        if let Some(v) = hello.get("version").and_then(Value::as_str) {
+            self.info.version = v.to_string();
+        }
+        self.running = Some(running);
+        Ok(())
+    }
+
+    fn kill(&mut self) {
+        if let Some(r) = self.running.take() {
+            stop(r.child, self.limits.grace);
+        }
+    }
+
+    /// The wire requests for a batch: consecutive decide requests about
+    /// the same body and agent share a line.
+    fn wires(requests: &[Request]) -> VecDeque<Wire> {
+        let mut out: VecDeque<Wire> = VecDeque::new();
+        for (i, r) in requests.iter().enumerate() {
+            if let Request::Decide { robots, agent, url } = r {
+                if let Some(last) = out.back_mut() {
+                    let same = matches!(&requests[last.slots[0]],
+                        Request::Decide { robots: r0, agent: a0, .. } if a0 == agent && (Arc::ptr_eq(r0, robots) || r0 == robots));
+                    if same {
+                        last.slots.push(i);
+                        if let Some(urls) = last.body["urls"].as_array_mut() {
+                            urls.push(url.clone().into());
+                        }
+                        continue;
+                    }
+                }
+                let body = json!({"op": "decide", "robots": b64(robots), "agent": agent, "urls": [url]});
+                out.push_back(Wire { slots: vec![i], split_of: None, body });
+                continue;
+            }
+            let body = match r {
+                Request::Sitemaps { robots } => {
+                    json!({"op": "sitemaps", "robots": b64(robots)})
+                }
+                Request::CrawlDelay { robots, agent } => {
+                    json!({"op": "crawl-delay", "robots": b64(robots), "agent": agent})
+                }
+                Request::ValidToken { token } => {
+                    json!({"op": "valid-token", "token": token})
+                }
+                Request::RobotsUrl { url } => {
+                    json!({"op": "robots-url", "url": url})
+                }
+                Request::Decide { .. } => unreachable!("handled above"),
+            };
+            out.push_back(Wire { slots: vec![i], split_of: None, body });
+        }
+        out
+    }
+
+    /// Splits a failed multi-URL decide wire into one wire per URL.
+    fn split(wire: Wire, tag: u64) -> Vec<Wire> {
+        let urls = wire.body["urls"].as_array().cloned().unwrap_or_default();
+        wire.slots
+            .iter()
+            .zip(urls)
+            .map(|(&slot, url)| {
+                let mut body = wire.body.clone();
+                body["urls"] = json!([url]);
+                Wire { slots: vec![slot], split_of: Some(tag), body }
+            })
+            .collect()
+    }
+}
+
+/// SIGTERM, then SIGKILL after `grace` if it is still running.
+fn stop(mut child: Child, grace: Duration) {
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .stderr(Stdio::null())
+        .status();
+    let until = Instant::now() + grace;
+    while Instant::now() < until {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// Turns one answer line into replies for `n` requests.
+fn parse_answer(
+    line: &str,
+    id: u64,
+    op: &str,
+    n: usize,
+) -> Result<Vec<Reply>, String> {
+    let v: Value = serde_json::from_str(line)
+        .map_err(|_| format!("not JSON: {line:.120}"))?;
+    if v.get("id").and_then(Value::as_u64) != Some(id) {
+        return Err(format!(
+            "answer for id {} where {id} was due: {line:.120}",
+            v["id"]
+        ));
+    }
+    if let Some(why) = v.get("unsupported") {
+        let why = why.as_str().unwrap_or("unsupported").to_string();
+        return Ok(vec![Reply::NotApplicable { why }; n]);
+    }
+    if let Some(e) = v.get("error") {
+        let message = e.as_str().map_or_else(|| e.to_string(), str::to_string);
+        return Ok(vec![Reply::Error { message }; n]);
+    }
+    if op != "decide" {
+        let value = v
+            .get("value")
+            .cloned()
+            .ok_or_else(|| format!("no value: {line:.120}"))?;
+        return Ok(vec![Reply::Value { value }]);
+    }
+    let results =
+        v.get("results").and_then(Value::as_array).ok_or("no results")?;
+    if results.len() != n {
+        return Err(format!("{} results for {n} URLs", results.len()));
+    }
+    results
+        .iter()
+        .map(|r| {
+            match (r.get("verdict").and_then(Value::as_str), r.get("error")) {
+                (Some("allowed"), _) => Ok(Reply::Verdict {
+                    verdict: Verdict::Allowed,
+                    explanation: None,
+                }),
+                (Some("disallowed"), _) => Ok(Reply::Verdict {
+                    verdict: Verdict::Disallowed,
+                    explanation: None,
+                }),
+                (_, Some(e)) => Ok(Reply::Error {
+                    message: e
+                        .as_str()
+                        .map_or_else(|| e.to_string(), str::to_string),
+                }),
+                _ => Err(format!("bad result {r}")),
+            }
+        })
+        .collect()
+}
+
+impl Adapter for Process {
+    fn info(&self) -> Info {
+        self.info.clone()
+    }
+
+    fn answer(&mut self, request: &Request) -> Reply {
+        self.answer_batch(std::slice::from_ref(request))
+            .pop()
+            .unwrap_or(Reply::ProtocolError { message: "no answer".into() })
+    }
+
+    fn answer_batch(&mut self, requests: &[Request]) -> Vec<Reply> {
+        let mut replies: Vec<Option<Reply>> = vec![None; requests.len()];
+        let mut pending = Process::wires(requests);
+        // In flight: (id, wire, deadline length).
+        let mut flight: VecDeque<(u64, Wire)> = VecDeque::new();
+        // Splits in which one URL already timed out: the rest of it is not
+        // retried (one hung parse per body is enough to know).
+        let mut given_up: Vec<u64> = Vec::new();
+        while !pending.is_empty() || !flight.is_empty() {
+            if self.running.is_none()
+                && let Err(e) = self.start()
+            {
+                for w in
+                    flight.drain(..).map(|(_, w)| w).chain(pending.drain(..))
+                {
+                    for s in w.slots {
+                        replies[s] =
+                            Some(Reply::Crashed { message: e.clone() });
+                    }
+                }
+                break;
+            }
+            // OK: started just above.
+            let running = self.running.as_mut().expect("running");
+            while flight.len() < self.limits.window {
+                let Some(wire) = pending.pop_front() else { break };
+                if wire.split_of.is_some_and(|t| given_up.contains(&t)) {
+                    for s in wire.slots {
+                        replies[s] = Some(Reply::TimedOut);
+                    }
+                    continue;
+                }
+                let id = self.next_id;
+                self.next_id += 1;
+                let mut line = wire.body.clone();
+                line["id"] = id.into();
+                if running.stdin.send(format!("{line}\n")).is_err() {
+                    pending.push_front(wire);
+                    break;
+                }
+                flight.push_back((id, wire));
+            }
+            let Some((id, wire)) = flight.pop_front() else { continue };
+            let n = wire.slots.len();
+            let op = wire.body["op"].as_str().unwrap_or("decide").to_string();
+            let deadline = self.limits.base + self.limits.per_url * n as u32;
+            let failure = match running.lines.recv_timeout(deadline) {
+                Ok(Some(line)) => match parse_answer(&line, id, &op, n) {
+                    Ok(rs) => {
+                        for (s, r) in wire.slots.iter().zip(rs) {
+                            replies[*s] = Some(r);
+                        }
+                        continue;
+                    }
+                    Err(e) => Reply::ProtocolError { message: e },
+                },
+                Ok(None) => Reply::Crashed {
+                    message: format!("the process exited{}", self.stderr()),
+                },
+                Err(RecvTimeoutError::Timeout) => Reply::TimedOut,
+                Err(RecvTimeoutError::Disconnected) => Reply::Crashed {
+                    message: format!("stdout closed{}", self.stderr()),
+                },
+            };
+            // The process is unusable: restart it; resend what was in
+            // flight behind the failed request; isolate a failed batch.
+            self.kill();
+            for (_, w) in flight.drain(..).rev() {
+                pending.push_front(w);
+            }
+            if n > 1 {
+                for w in Process::split(wire, id).into_iter().rev() {
+                    pending.push_front(w);
+                }
+            } else {
+                if let (Reply::TimedOut, Some(tag)) = (&failure, wire.split_of)
+                {
+                    given_up.push(tag);
+                }
+                for s in wire.slots {
+                    replies[s] = Some(failure.clone());
+                }
+            }
+        }
+        replies
+            .into_iter()
+            .map(|r| {
+                r.unwrap_or(Reply::ProtocolError {
+                    message: "no answer".into(),
+                })
+            })
+            .collect()
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        if let Some(mut r) = self.running.take() {
+            // Closing stdin asks the adapter to exit; then make sure.
+            drop(r.stdin);
+            let until = Instant::now() + Duration::from_millis(300);
+            while Instant::now() < until {
+                if let Ok(Some(_)) = r.child.try_wait() {
+                    return;
+                }
+                thread::sleep(Duration::from_millis(5));
+            }
+            stop(r.child, self.limits.grace);
+        }
+    }
+}

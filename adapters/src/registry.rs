@@ -1,0 +1,226 @@
+//! Every adapter the harness knows by name: the reference oracle (one per
+//! profile), the in-process Rust crates, and the out-of-process adapters
+//! under `adapters/ext/`.
+
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use crate::manifest::Manifest;
+use crate::process::{Limits, Process};
+use crate::reference::Reference;
+use crate::{Adapter, Info};
+
+/// How an adapter is run.
+#[derive(Clone, Debug)]
+pub enum Kind {
+    /// The oracle under a profile.
+    Reference(String),
+    /// A crate linked into the harness.
+    InProcess,
+    /// A process speaking the protocol.
+    External(Box<Manifest>),
+}
+
+/// A known adapter.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// Who it is (static: no process is started to learn it).
+    pub info: Info,
+    /// How it runs.
+    pub kind: Kind,
+    /// One line for listings.
+    pub note: String,
+}
+
+/// Whether an adapter can run here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Installed.
+    Ready,
+    /// Not installed or its runtime is missing: why, and what fixes it.
+    Unavailable {
+        /// Why.
+        why: String,
+        /// The command that fixes it.
+        fix: String,
+    },
+}
+
+/// Deadline for one request to an in-process adapter.
+pub const IN_PROCESS_DEADLINE: Duration = Duration::from_secs(5);
+
+macro_rules! in_process {
+    ($out:ident, $feature:literal, $ty:path, $note:literal) => {
+        #[cfg(feature = $feature)]
+        {
+            use crate::isolate::Parser;
+            $out.push(Entry {
+                info: <$ty>::default().info(),
+                kind: Kind::InProcess,
+                note: $note.into(),
+            });
+        }
+    };
+}
+
+/// Every adapter, references first, then Rust crates, then external ones
+/// (manifest errors are skipped here; see [`Manifest::discover`]).
+pub fn all() -> Vec<Entry> {
+    let mut out = Vec::new();
+    for profile in ["rfc9309", "google"] {
+        if let Some(r) = Reference::for_profile(profile) {
+            out.push(Entry {
+                info: r.info(),
+                kind: Kind::Reference(profile.into()),
+                note: format!("the oracle, profile {profile}"),
+            });
+        }
+    }
+    in_process!(
+        out,
+        "robotstxt",
+        crate::rust::robotstxt::Robotstxt,
+        "Rust port of Google's C++ parser"
+    );
+    in_process!(
+        out,
+        "texting_robots",
+        crate::rust::texting_robots::TextingRobots,
+        ""
+    );
+    in_process!(out, "robotxt", crate::rust::robotxt::Robotxt, "");
+    in_process!(out, "robotparser", crate::rust::robotparser::Robotparser, "");
+    in_process!(
+        out,
+        "robots_txt",
+        crate::rust::robots_txt::RobotsTxt,
+        "first-match, no wildcards"
+    );
+    in_process!(
+        out,
+        "robotstxt-rs",
+        crate::rust::robotstxt_rs::RobotstxtRs,
+        ""
+    );
+    for m in Manifest::discover().into_iter().flatten() {
+        let info = Info {
+            name: m.name.clone(),
+            language: m.language.clone(),
+            version: m.version.clone(),
+            profile: m.profile.clone(),
+            capabilities: m.capabilities.clone(),
+        };
+        out.push(Entry {
+            info,
+            note: m.note.clone(),
+            kind: Kind::External(Box::new(m)),
+        });
+    }
+    out
+}
+
+/// The adapter named `name`.
+pub fn find(name: &str) -> Option<Entry> {
+    all().into_iter().find(|e| e.info.name == name)
+}
+
+/// Whether `entry` can run here.
+pub fn status(entry: &Entry) -> Status {
+    let Kind::External(m) = &entry.kind else { return Status::Ready };
+    let missing = m.missing_programs();
+    if !missing.is_empty() {
+        return Status::Unavailable {
+            why: format!("{} not on PATH", missing.join(", ")),
+            fix: m
+                .fix
+                .clone()
+                .unwrap_or_else(|| format!("install {}", missing.join(", "))),
+        };
+    }
+    let Some(ready) = &m.ready else { return Status::Ready };
+    let ok = Command::new(&ready[0])
+        .args(&ready[1..])
+        .current_dir(&m.dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if ok {
+        Status::Ready
+    } else {
+        Status::Unavailable {
+            why: "not installed".into(),
+            fix: format!("robots-conformance adapters setup {}", m.name),
+        }
+    }
+}
+
+/// Where in-process crates run.
+#[derive(Clone, Debug)]
+pub enum Host {
+    /// On a worker thread of this process (fast; a hung parser's thread
+    /// cannot be killed and is abandoned).
+    Thread,
+    /// In a child process running `PROGRAM serve --adapter NAME` (the
+    /// harness binary), killed on a timeout like any external adapter.
+    Process(std::path::PathBuf),
+}
+
+/// Starts (lazily) the adapter for `entry`.
+pub fn open(entry: &Entry, limits: Limits, host: &Host) -> Box<dyn Adapter> {
+    if let (Kind::InProcess, Host::Process(program)) = (&entry.kind, host) {
+        let argv = vec![
+            program.to_string_lossy().into_owned(),
+            "serve".into(),
+            "--adapter".into(),
+            entry.info.name.clone(),
+        ];
+        return Box::new(Process::new(entry.info.clone(), argv, limits));
+    }
+    match &entry.kind {
+        Kind::Reference(p) => {
+            // OK: references are only listed for built-in profiles.
+            Box::new(Reference::for_profile(p).expect("built-in profile"))
+        }
+        Kind::External(m) => {
+            Box::new(Process::new(entry.info.clone(), m.run.clone(), limits))
+        }
+        Kind::InProcess => {
+            open_in_process(&entry.info.name, IN_PROCESS_DEADLINE)
+        }
+    }
+}
+
+/// An in-process crate on a worker thread with deadline `d`.
+pub fn open_in_process(name: &str, d: Duration) -> Box<dyn Adapter> {
+    use crate::isolate::Isolated;
+    match name {
+        #[cfg(feature = "robotstxt")]
+        "rust-robotstxt" => {
+            Box::new(Isolated::new(crate::rust::robotstxt::Robotstxt, d))
+        }
+        #[cfg(feature = "texting_robots")]
+        "rust-texting_robots" => Box::new(Isolated::new(
+            crate::rust::texting_robots::TextingRobots,
+            d,
+        )),
+        #[cfg(feature = "robotxt")]
+        "rust-robotxt" => {
+            Box::new(Isolated::new(crate::rust::robotxt::Robotxt, d))
+        }
+        #[cfg(feature = "robotparser")]
+        "rust-robotparser" => {
+            Box::new(Isolated::new(crate::rust::robotparser::Robotparser, d))
+        }
+        #[cfg(feature = "robots_txt")]
+        "rust-robots_txt" => {
+            Box::new(Isolated::new(crate::rust::robots_txt::RobotsTxt, d))
+        }
+        #[cfg(feature = "robotstxt-rs")]
+        "rust-robotstxt-rs" => {
+            Box::new(Isolated::new(crate::rust::robotstxt_rs::RobotstxtRs, d))
+        }
+        other => unreachable!("{other} is not an in-process adapter"),
+    }
+}

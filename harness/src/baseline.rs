@@ -1,0 +1,168 @@
+//! Baselines for CI: the outcome of every check for every adapter, stored
+//! as JSON. A run compared with its baseline fails only when an outcome
+//! changed (a regression, or an unexpected pass); new and removed checks
+//! are listed but do not fail it.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::matrix::{Matrix, counting_profile};
+use crate::run::Outcome;
+
+/// The stored expectation: adapter → check → outcome word.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Baseline {
+    /// The profile outcomes were counted under.
+    pub profile: String,
+    /// Outcomes per adapter.
+    pub adapters: BTreeMap<String, BTreeMap<String, String>>,
+}
+
+/// One difference between a run and its baseline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// The adapter.
+    pub adapter: String,
+    /// The check.
+    pub check: String,
+    /// The outcome in the baseline (`None`: a new check).
+    pub was: Option<String>,
+    /// The outcome now (`None`: the check is gone).
+    pub now: Option<String>,
+}
+
+impl Change {
+    /// Whether this change fails the run: an outcome that changed, not a
+    /// check that appeared or disappeared.
+    pub fn fails(&self) -> bool {
+        self.was.is_some() && self.now.is_some()
+    }
+
+    /// `regression`, `unexpected pass`, `changed`, `new` or `removed`.
+    pub fn kind(&self) -> &'static str {
+        match (self.was.as_deref(), self.now.as_deref()) {
+            (None, _) => "new",
+            (_, None) => "removed",
+            (Some("pass"), Some(_)) => "regression",
+            (Some(_), Some("pass")) => "unexpected pass",
+            _ => "changed",
+        }
+    }
+}
+
+impl Baseline {
+    /// The outcomes of a run (ready adapters only).
+    pub fn of(m: &Matrix) -> Baseline {
+        let mut adapters = BTreeMap::new();
+        for col in m.adapters.iter().filter(|c| c.status == "ready") {
+            let p = counting_profile(&m.profile, &col.info);
+            let outcomes = m
+                .checks
+                .iter()
+                .filter_map(|row| {
+                    let cell = row.results.get(&col.info.name)?;
+                    let o = cell
+                        .outcome
+                        .get(p)
+                        .copied()
+                        .unwrap_or(Outcome::Unscored);
+                    Some((row.name.clone(), o.word().to_string()))
+                })
+                .collect();
+            adapters.insert(col.info.name.clone(), outcomes);
+        }
+        Baseline { profile: m.profile.clone(), adapters }
+    }
+
+    /// Reads a baseline file.
+    ///
+    /// # Errors
+    ///
+    /// When it cannot be read or is not a baseline.
+    pub fn read(path: &Path) -> Result<Baseline, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        serde_json::from_str(&text)
+            .map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Writes it, pretty-printed, one check per line.
+    ///
+    /// # Errors
+    ///
+    /// On any I/O error.
+    pub fn write(&self, path: &Path) -> std::io::Result<()> {
+        let text = serde_json::to_string_pretty(self)
+            .map_err(std::io::Error::other)?;
+        std::fs::write(path, text + "\n")
+    }
+
+    /// What changed from `self` (the stored baseline) to `now`, for the
+    /// adapters present in both.
+    pub fn diff(&self, now: &Baseline) -> Vec<Change> {
+        let mut changes = Vec::new();
+        for (adapter, after) in &now.adapters {
+            let Some(before) = self.adapters.get(adapter) else { continue };
+            for (check, o) in after {
+                match before.get(check) {
+                    Some(b) if b == o => {}
+                    was => changes.push(Change {
+                        adapter: adapter.clone(),
+                        check: check.clone(),
+                        was: was.cloned(),
+                        now: Some(o.clone()),
+                    }),
+                }
+            }
+            for (check, b) in before {
+                if !after.contains_key(check) {
+                    changes.push(Change {
+                        adapter: adapter.clone(),
+                        check: check.clone(),
+                        was: Some(b.clone()),
+                        now: None,
+                    });
+                }
+            }
+        }
+        changes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn b(pairs: &[(&str, &str)]) -> Baseline {
+        let outcomes = pairs
+            .iter()
+            .map(|(c, o)| (c.to_string(), o.to_string()))
+            .collect();
+        Baseline {
+            profile: "rfc9309".into(),
+            adapters: [("a".to_string(), outcomes)].into(),
+        }
+    }
+
+    #[test]
+    fn only_changed_outcomes_fail() {
+        let before = b(&[("x", "pass"), ("y", "fail"), ("z", "pass")]);
+        let now = b(&[("x", "fail"), ("y", "pass"), ("w", "pass")]);
+        let changes = before.diff(&now);
+        let kinds: Vec<(&str, &str, bool)> = changes
+            .iter()
+            .map(|c| (c.check.as_str(), c.kind(), c.fails()))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                ("w", "new", false),
+                ("x", "regression", true),
+                ("y", "unexpected pass", true),
+                ("z", "removed", false)
+            ]
+        );
+    }
+}

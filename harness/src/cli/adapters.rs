@@ -1,0 +1,141 @@
+//! `adapters list` and `adapters setup`.
+
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
+use robots_adapters::registry::{self, Kind, Status};
+
+/// List or install adapters.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Sub,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Sub {
+    /// Every adapter with its version and whether it is ready.
+    List,
+    /// Install out-of-process adapters (pinned versions) into .adapters/.
+    Setup {
+        /// Adapter names
+        names: Vec<String>,
+        /// Every out-of-process adapter
+        #[arg(long)]
+        all: bool,
+    },
+}
+
+pub fn run(a: Args) -> anyhow::Result<i32> {
+    match a.command {
+        Sub::List => list(),
+        Sub::Setup { names, all } => setup(&names, all),
+    }
+}
+
+fn list() -> anyhow::Result<i32> {
+    println!(
+        "{:<32} {:<10} {:<34} {:<8} status",
+        "adapter", "language", "version", "profile"
+    );
+    for e in registry::all() {
+        let status = match registry::status(&e) {
+            Status::Ready => "ready".to_string(),
+            Status::Unavailable { why, fix } => {
+                format!("unavailable: {why} (fix: {fix})")
+            }
+        };
+        println!(
+            "{:<32} {:<10} {:<34} {:<8} {status}",
+            e.info.name, e.info.language, e.info.version, e.info.profile
+        );
+    }
+    Ok(0)
+}
+
+fn setup(names: &[String], all: bool) -> anyhow::Result<i32> {
+    let entries: Vec<_> = registry::all()
+        .into_iter()
+        .filter(|e| matches!(e.kind, Kind::External(_)))
+        .filter(|e| all || names.contains(&e.info.name))
+        .collect();
+    for n in names {
+        anyhow::ensure!(
+            entries.iter().any(|e| &e.info.name == n),
+            "no out-of-process adapter `{n}`"
+        );
+    }
+    anyhow::ensure!(!entries.is_empty(), "name adapters to set up, or --all");
+    let mut failed = 0;
+    for (i, e) in entries.iter().enumerate() {
+        let Kind::External(m) = &e.kind else { continue };
+        let bar = ProgressBar::new_spinner().with_style(
+            ProgressStyle::with_template(
+                "{spinner} [{prefix}] {msg} {elapsed}",
+            )
+            .expect("valid template"),
+        );
+        bar.set_prefix(format!("{}/{} {}", i + 1, entries.len(), m.name));
+        bar.enable_steady_tick(std::time::Duration::from_millis(200));
+        let missing = m.missing_programs();
+        if !missing.is_empty() {
+            bar.finish_with_message(format!(
+                "unavailable: {} not on PATH (fix: {})",
+                missing.join(", "),
+                m.fix.as_deref().unwrap_or("install it")
+            ));
+            failed += 1;
+            continue;
+        }
+        std::fs::create_dir_all(&m.state)
+            .with_context(|| format!("creating {}", m.state.display()))?;
+        let log_path = m.state.join("setup.log");
+        let started = Instant::now();
+        let mut ok = true;
+        for (k, argv) in m.setup.iter().enumerate() {
+            bar.set_message(format!(
+                "step {}/{}: {}",
+                k + 1,
+                m.setup.len(),
+                argv.join(" ")
+            ));
+            let log = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&log_path)?;
+            let status = Command::new(&argv[0])
+                .args(&argv[1..])
+                .current_dir(&m.dir)
+                .stdin(Stdio::null())
+                .stdout(log.try_clone()?)
+                .stderr(log)
+                .status();
+            if !status.is_ok_and(|s| s.success()) {
+                bar.finish_with_message(format!(
+                    "FAILED at step {} (log: {})",
+                    k + 1,
+                    log_path.display()
+                ));
+                ok = false;
+                break;
+            }
+        }
+        if ok {
+            let ready = registry::status(e) == Status::Ready;
+            bar.finish_with_message(format!(
+                "{} in {:.1} s",
+                if ready {
+                    "ready"
+                } else {
+                    "installed, but its ready check fails"
+                },
+                started.elapsed().as_secs_f64()
+            ));
+            ok = ready;
+        }
+        failed += usize::from(!ok);
+    }
+    Ok(if failed == 0 { 0 } else { 1 })
+}

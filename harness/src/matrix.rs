@@ -1,0 +1,340 @@
+//! The matrix: every selected check against every selected adapter, in
+//! parallel across adapters, judged under each profile, plus the oracle's
+//! explanation of every check. Reports are renderings of a [`Matrix`].
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use robots_adapters::process::Limits;
+use robots_adapters::registry::{self, Entry, Host, Status};
+use robots_adapters::{Info, Reply};
+use serde::Serialize;
+
+use crate::case::{Case, Check, Expected, PROFILES};
+use crate::render::{describe_question, describe_reply};
+use crate::run::{Outcome, judge, run_cases};
+use crate::suite::{Filter, Suite};
+
+/// One adapter's answer to one check, judged under every profile.
+#[derive(Clone, Debug, Serialize)]
+pub struct Cell {
+    /// The answer in one line (`allowed`, `crashed: ...`, a value).
+    pub answer: String,
+    /// The outcome under each profile.
+    pub outcome: BTreeMap<String, Outcome>,
+    /// What was wrong, under the matrix's profile.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub detail: String,
+}
+
+/// One check's row.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    /// Full check name.
+    pub name: String,
+    /// The case's name.
+    pub case: String,
+    /// File and line of the case.
+    pub file: String,
+    /// Its clause ids.
+    pub clauses: Vec<String>,
+    /// The highest requirement level among them.
+    pub level: String,
+    /// Its categories.
+    pub categories: Vec<String>,
+    /// Where it comes from.
+    pub source: String,
+    /// The question in one line.
+    pub question: String,
+    /// The body (lossy UTF-8, cut at 4 KiB).
+    pub robots: String,
+    /// The expectation per profile.
+    pub expect: BTreeMap<String, String>,
+    /// Why implementation-defined, when it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+    /// The case's note.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// The oracle's explanation under each profile.
+    pub oracle: BTreeMap<String, String>,
+    /// Each adapter's cell, by adapter name.
+    pub results: BTreeMap<String, Cell>,
+}
+
+/// One adapter's column.
+#[derive(Clone, Debug, Serialize)]
+pub struct Column {
+    /// Who it is.
+    #[serde(flatten)]
+    pub info: Info,
+    /// `ready` or `unavailable`.
+    pub status: String,
+    /// Why unavailable, and the fix.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+    /// The command that makes it available.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<String>,
+    /// Wall time of its run.
+    pub seconds: f64,
+    /// Outcome counts under the matrix's profile.
+    pub counts: BTreeMap<String, usize>,
+    /// Per requirement level: [passed, scored].
+    pub levels: BTreeMap<String, [usize; 2]>,
+    /// Per category: [passed, scored].
+    pub categories: BTreeMap<String, [usize; 2]>,
+}
+
+/// A finished run.
+#[derive(Clone, Debug, Serialize)]
+pub struct Matrix {
+    /// Tool name and version.
+    pub tool: String,
+    /// The profile outcomes are counted under (`claimed`: each adapter's
+    /// own).
+    pub profile: String,
+    /// The cases folder.
+    pub cases: String,
+    /// Wall time of the whole run.
+    pub seconds: f64,
+    /// The columns, in selection order.
+    pub adapters: Vec<Column>,
+    /// The clauses the rows cite: id → (level, section, text).
+    pub clauses: BTreeMap<String, [String; 3]>,
+    /// The rows.
+    pub checks: Vec<Row>,
+}
+
+/// The checks a run covers: non-ignored cases, filtered by name.
+pub fn selection<'a>(
+    suite: &'a Suite,
+    filter: &Filter,
+) -> Vec<(&'a Case, Vec<&'a Check>)> {
+    suite
+        .cases
+        .iter()
+        .filter(|c| c.ignore.is_none())
+        .map(|c| {
+            (
+                c,
+                c.checks
+                    .iter()
+                    .filter(|k| filter.selects(&k.name))
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .filter(|(_, ks)| !ks.is_empty())
+        .collect()
+}
+
+/// The profile a column is counted under.
+pub fn counting_profile<'a>(profile: &'a str, info: &'a Info) -> &'a str {
+    if profile == "claimed" { &info.profile } else { profile }
+}
+
+fn expect_word(e: &Expected) -> String {
+    e.describe()
+}
+
+/// Runs `entries` over the selection, one thread per adapter. `progress`
+/// is called with (adapter, checks done) as each case finishes.
+pub fn run(
+    suite: &Suite,
+    filter: &Filter,
+    entries: &[Entry],
+    profile: &str,
+    limits: Limits,
+    host: &Host,
+    progress: &(dyn Fn(&str, usize) + Sync),
+) -> Matrix {
+    let started = Instant::now();
+    let selected = selection(suite, filter);
+    let mut rows: Vec<Row> = Vec::new();
+    let mut index: BTreeMap<String, usize> = BTreeMap::new();
+    let mut clauses = BTreeMap::new();
+    for (case, checks) in &selected {
+        for check in checks {
+            for id in &case.clauses {
+                if let Some(c) = suite.clause(id) {
+                    clauses.insert(
+                        id.clone(),
+                        [c.level.clone(), c.section.clone(), c.text.clone()],
+                    );
+                }
+            }
+            let mut robots = String::from_utf8_lossy(
+                &case.robots[..case.robots.len().min(4096)],
+            )
+            .into_owned();
+            if case.robots.len() > 4096 {
+                robots.push_str(&format!(
+                    "\n… ({} bytes in all)",
+                    case.robots.len()
+                ));
+            }
+            index.insert(check.name.clone(), rows.len());
+            rows.push(Row {
+                name: check.name.clone(),
+                case: case.name.clone(),
+                file: format!("{}:{}", case.file.display(), case.line),
+                clauses: case.clauses.clone(),
+                level: suite.level_of(case).to_string(),
+                categories: case.categories.clone(),
+                source: case.source.clone(),
+                question: describe_question(&check.question),
+                robots,
+                expect: PROFILES
+                    .iter()
+                    .map(|p| (p.to_string(), expect_word(check.expected(p))))
+                    .collect(),
+                why: check.why.clone(),
+                note: case.note.clone(),
+                oracle: BTreeMap::new(),
+                results: BTreeMap::new(),
+            });
+        }
+    }
+    // The oracle's explanations, for every row.
+    for p in PROFILES {
+        if let Some(entry) =
+            registry::find(&robots_adapters::reference::Reference::name_for(p))
+        {
+            let mut oracle = registry::open(&entry, limits, &Host::Thread);
+            for r in run_cases(
+                oracle.as_mut(),
+                p,
+                selected.iter().map(|(c, k)| (*c, k.clone())),
+            ) {
+                let text = match &r.reply {
+                    Reply::Verdict { verdict, explanation: Some(ex) } => {
+                        format!("{}\n{}", verdict.as_str(), ex.text)
+                    }
+                    other => describe_reply(other),
+                };
+                rows[index[&r.check]].oracle.insert(p.to_string(), text);
+            }
+        }
+    }
+    // Every adapter in its own thread.
+    let columns: Vec<(Column, Vec<(String, Cell)>)> =
+        std::thread::scope(|s| {
+            let handles: Vec<_> = entries
+                .iter()
+                .map(|entry| {
+                    let selected = &selected;
+                    s.spawn(move || {
+                        run_column(
+                            entry, selected, profile, limits, host, progress,
+                        )
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("adapter thread panicked"))
+                .collect()
+        });
+    let mut adapters = Vec::new();
+    for (mut column, cells) in columns {
+        let counting = counting_profile(profile, &column.info).to_string();
+        for (name, cell) in cells {
+            let row = &rows[index[&name]];
+            let outcome = cell
+                .outcome
+                .get(&counting)
+                .copied()
+                .unwrap_or(Outcome::Unscored);
+            *column.counts.entry(outcome.word().to_string()).or_default() += 1;
+            let scored =
+                !matches!(outcome, Outcome::Unscored | Outcome::NotApplicable);
+            if scored {
+                let pass = usize::from(outcome == Outcome::Pass);
+                let l = column.levels.entry(row.level.clone()).or_default();
+                l[0] += pass;
+                l[1] += 1;
+                for cat in &row.categories {
+                    let c = column.categories.entry(cat.clone()).or_default();
+                    c[0] += pass;
+                    c[1] += 1;
+                }
+            }
+            rows[index[&name]].results.insert(column.info.name.clone(), cell);
+        }
+        adapters.push(column);
+    }
+    Matrix {
+        tool: format!("robots-conformance {}", env!("CARGO_PKG_VERSION")),
+        profile: profile.to_string(),
+        cases: suite.root.display().to_string(),
+        seconds: started.elapsed().as_secs_f64(),
+        adapters,
+        clauses,
+        checks: rows,
+    }
+}
+
+fn run_column(
+    entry: &Entry,
+    selected: &[(&Case, Vec<&Check>)],
+    profile: &str,
+    limits: Limits,
+    host: &Host,
+    progress: &(dyn Fn(&str, usize) + Sync),
+) -> (Column, Vec<(String, Cell)>) {
+    let started = Instant::now();
+    let mut column = Column {
+        info: entry.info.clone(),
+        status: "ready".into(),
+        why: None,
+        fix: None,
+        seconds: 0.0,
+        counts: BTreeMap::new(),
+        levels: BTreeMap::new(),
+        categories: BTreeMap::new(),
+    };
+    if let Status::Unavailable { why, fix } = registry::status(entry) {
+        column.status = "unavailable".into();
+        column.why = Some(why);
+        column.fix = Some(fix);
+        return (column, vec![]);
+    }
+    let mut adapter = registry::open(entry, limits, host);
+    let counting = counting_profile(profile, &entry.info).to_string();
+    let mut cells = Vec::new();
+    let mut done = 0;
+    for (case, checks) in selected {
+        let results =
+            run_cases(adapter.as_mut(), &counting, [(*case, checks.clone())]);
+        for (r, check) in results.into_iter().zip(checks) {
+            let outcome = PROFILES
+                .iter()
+                .map(|p| (p.to_string(), judge(check, p, &r.reply).0))
+                .collect();
+            cells.push((
+                r.check,
+                Cell {
+                    answer: describe_reply(&r.reply),
+                    outcome,
+                    detail: r.detail,
+                },
+            ));
+        }
+        done += checks.len();
+        progress(&entry.info.name, done);
+    }
+    column.version_from(adapter.info());
+    column.seconds = started.elapsed().as_secs_f64();
+    (column, cells)
+}
+
+impl Column {
+    fn version_from(&mut self, info: Info) {
+        self.info.version = info.version;
+    }
+
+    /// Passed over scored checks at `level`, if any were scored.
+    pub fn score(&self, level: &str) -> Option<(usize, usize)> {
+        self.levels.get(level).map(|[p, t]| (*p, *t))
+    }
+}

@@ -1,0 +1,97 @@
+//! `matrix.md`: the summary table, scores per category, and every check on
+//! which the adapters disagree, with the oracle's explanation.
+
+use std::collections::BTreeSet;
+use std::io::Write;
+
+use crate::matrix::{Matrix, counting_profile};
+
+/// Writes the Markdown report.
+///
+/// # Errors
+///
+/// On any I/O error.
+pub fn write(m: &Matrix, out: &mut impl Write) -> std::io::Result<()> {
+    writeln!(out, "# robots-conformance matrix\n")?;
+    writeln!(
+        out,
+        "{}; profile `{}`; {} checks; {:.1} s.\n",
+        m.tool,
+        m.profile,
+        m.checks.len(),
+        m.seconds
+    )?;
+    writeln!(out, "## Summary\n")?;
+    writeln!(out, "```")?;
+    super::text::write(m, out)?;
+    writeln!(out, "```\n")?;
+    let ready: Vec<_> =
+        m.adapters.iter().filter(|c| c.status == "ready").collect();
+    let cats: BTreeSet<&String> =
+        ready.iter().flat_map(|c| c.categories.keys()).collect();
+    writeln!(out, "## Score per category (passed / scored)\n")?;
+    write!(out, "| adapter |")?;
+    for c in &cats {
+        write!(out, " {c} |")?;
+    }
+    writeln!(out)?;
+    writeln!(out, "|---|{}", "---|".repeat(cats.len()))?;
+    for col in &ready {
+        write!(out, "| {} |", col.info.name)?;
+        for c in &cats {
+            match col.categories.get(*c) {
+                Some([p, t]) => write!(out, " {p}/{t} |")?,
+                None => write!(out, " - |")?,
+            }
+        }
+        writeln!(out)?;
+    }
+    writeln!(out, "\n## Checks where adapters disagree\n")?;
+    let names: Vec<&String> = ready.iter().map(|c| &c.info.name).collect();
+    for row in &m.checks {
+        let answers: BTreeSet<&str> = row
+            .results
+            .values()
+            .map(|c| c.answer.split(':').next().unwrap_or(""))
+            .collect();
+        if answers.len() < 2 {
+            continue;
+        }
+        writeln!(out, "### `{}`\n", row.name)?;
+        writeln!(
+            out,
+            "{} — clauses {} — `{}`\n",
+            row.question,
+            row.clauses.join(", "),
+            row.file
+        )?;
+        let expect: Vec<String> =
+            row.expect.iter().map(|(p, e)| format!("{p}: {e}")).collect();
+        writeln!(out, "Expected: {}.\n", expect.join("; "))?;
+        writeln!(out, "```\n{}\n```\n", row.robots.trim_end())?;
+        writeln!(out, "| adapter | answer | outcome |\n|---|---|---|")?;
+        for n in &names {
+            if let Some(cell) = row.results.get(*n) {
+                let col = ready
+                    .iter()
+                    .find(|c| &c.info.name == *n)
+                    .expect("ready column");
+                let p = counting_profile(&m.profile, &col.info);
+                let o = cell.outcome.get(p).map_or("-", |o| o.word());
+                writeln!(
+                    out,
+                    "| {n} | {} | {o} |",
+                    cell.answer.replace('|', "\\|")
+                )?;
+            }
+        }
+        if let Some(why) = row.oracle.get("rfc9309") {
+            writeln!(
+                out,
+                "\nOracle (rfc9309):\n\n```\n{}\n```\n",
+                why.trim_end()
+            )?;
+        }
+    }
+    Ok(())
+}
