@@ -27,13 +27,9 @@ pub struct Cell {
     pub detail: String,
 }
 
-/// One check's row.
+/// What the rows of one case share.
 #[derive(Clone, Debug, Serialize)]
-pub struct Row {
-    /// Full check name.
-    pub name: String,
-    /// The case's name.
-    pub case: String,
+pub struct CaseInfo {
     /// File and line of the case.
     pub file: String,
     /// Its clause ids.
@@ -44,18 +40,33 @@ pub struct Row {
     pub categories: Vec<String>,
     /// Where it comes from.
     pub source: String,
-    /// The question in one line.
-    pub question: String,
     /// The body (lossy UTF-8, cut at 4 KiB).
     pub robots: String,
+    /// The case's note.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// One check's row.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    /// Full check name.
+    pub name: String,
+    /// The case's name (a key of [`Matrix::cases`]).
+    pub case: String,
+    /// The question in one line (cut at 1 KiB).
+    pub question: String,
+    /// The highest requirement level of the case's clauses.
+    pub level: String,
+    /// The case's categories.
+    pub categories: Vec<String>,
+    /// The case's clause ids.
+    pub clauses: Vec<String>,
     /// The expectation per profile.
     pub expect: BTreeMap<String, String>,
     /// Why implementation-defined, when it is.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
-    /// The case's note.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
     /// The oracle's explanation under each profile.
     pub oracle: BTreeMap<String, String>,
     /// Each adapter's cell, by adapter name.
@@ -95,13 +106,15 @@ pub struct Matrix {
     /// own).
     pub profile: String,
     /// The cases folder.
-    pub cases: String,
+    pub cases_dir: String,
     /// Wall time of the whole run.
     pub seconds: f64,
     /// The columns, in selection order.
     pub adapters: Vec<Column>,
     /// The clauses the rows cite: id → (level, section, text).
     pub clauses: BTreeMap<String, [String; 3]>,
+    /// The cases the rows belong to, by name.
+    pub cases: BTreeMap<String, CaseInfo>,
     /// The rows.
     pub checks: Vec<Row>,
 }
@@ -133,6 +146,19 @@ pub fn counting_profile<'a>(profile: &'a str, info: &'a Info) -> &'a str {
     if profile == "claimed" { &info.profile } else { profile }
 }
 
+/// `text` cut to at most `max` bytes (at a character boundary), with a
+/// note of the full length.
+fn cut(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} bytes in all)", &text[..end], text.len())
+}
+
 fn expect_word(e: &Expected) -> String {
     e.describe()
 }
@@ -153,43 +179,43 @@ pub fn run(
     let mut rows: Vec<Row> = Vec::new();
     let mut index: BTreeMap<String, usize> = BTreeMap::new();
     let mut clauses = BTreeMap::new();
+    let mut cases = BTreeMap::new();
     for (case, checks) in &selected {
+        for id in &case.clauses {
+            if let Some(c) = suite.clause(id) {
+                clauses.insert(
+                    id.clone(),
+                    [c.level.clone(), c.section.clone(), c.text.clone()],
+                );
+            }
+        }
+        let level = suite.level_of(case).to_string();
+        cases.insert(
+            case.name.clone(),
+            CaseInfo {
+                file: format!("{}:{}", case.file.display(), case.line),
+                clauses: case.clauses.clone(),
+                level: level.clone(),
+                categories: case.categories.clone(),
+                source: case.source.clone(),
+                robots: cut(&String::from_utf8_lossy(&case.robots), 4096),
+                note: case.note.clone(),
+            },
+        );
         for check in checks {
-            for id in &case.clauses {
-                if let Some(c) = suite.clause(id) {
-                    clauses.insert(
-                        id.clone(),
-                        [c.level.clone(), c.section.clone(), c.text.clone()],
-                    );
-                }
-            }
-            let mut robots = String::from_utf8_lossy(
-                &case.robots[..case.robots.len().min(4096)],
-            )
-            .into_owned();
-            if case.robots.len() > 4096 {
-                robots.push_str(&format!(
-                    "\n… ({} bytes in all)",
-                    case.robots.len()
-                ));
-            }
             index.insert(check.name.clone(), rows.len());
             rows.push(Row {
                 name: check.name.clone(),
                 case: case.name.clone(),
-                file: format!("{}:{}", case.file.display(), case.line),
-                clauses: case.clauses.clone(),
-                level: suite.level_of(case).to_string(),
+                question: cut(&describe_question(&check.question), 1024),
+                level: level.clone(),
                 categories: case.categories.clone(),
-                source: case.source.clone(),
-                question: describe_question(&check.question),
-                robots,
+                clauses: case.clauses.clone(),
                 expect: PROFILES
                     .iter()
                     .map(|p| (p.to_string(), expect_word(check.expected(p))))
                     .collect(),
                 why: check.why.clone(),
-                note: case.note.clone(),
                 oracle: BTreeMap::new(),
                 results: BTreeMap::new(),
             });
@@ -212,7 +238,9 @@ pub fn run(
                     }
                     other => describe_reply(other),
                 };
-                rows[index[&r.check]].oracle.insert(p.to_string(), text);
+                rows[index[&r.check]]
+                    .oracle
+                    .insert(p.to_string(), cut(&text, 2048));
             }
         }
     }
@@ -266,10 +294,11 @@ pub fn run(
     Matrix {
         tool: format!("robots-conformance {}", env!("CARGO_PKG_VERSION")),
         profile: profile.to_string(),
-        cases: suite.root.display().to_string(),
+        cases_dir: suite.root.display().to_string(),
         seconds: started.elapsed().as_secs_f64(),
         adapters,
         clauses,
+        cases,
         checks: rows,
     }
 }

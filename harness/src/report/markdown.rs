@@ -58,17 +58,19 @@ pub fn write(m: &Matrix, out: &mut impl Write) -> std::io::Result<()> {
             continue;
         }
         writeln!(out, "### `{}`\n", row.name)?;
+        let case = &m.cases[&row.case];
         writeln!(
             out,
             "{} — clauses {} — `{}`\n",
             row.question,
             row.clauses.join(", "),
-            row.file
+            case.file
         )?;
         let expect: Vec<String> =
             row.expect.iter().map(|(p, e)| format!("{p}: {e}")).collect();
         writeln!(out, "Expected: {}.\n", expect.join("; "))?;
-        writeln!(out, "```\n{}\n```\n", row.robots.trim_end())?;
+        let body: String = case.robots.chars().take(1000).collect();
+        writeln!(out, "```\n{}\n```\n", body.trim_end())?;
         writeln!(out, "| adapter | answer | outcome |\n|---|---|---|")?;
         for n in &names {
             if let Some(cell) = row.results.get(*n) {
