@@ -72,6 +72,6 @@ pub use explain::{Decision, Reason, RuleMatch, Verdict};
 pub use parse::{Agent, AgentToken, Group, Record, RobotsTxt, Rule, RuleKind};
 pub use profile::{
     AgentMatch, BomHandling, FIVE_HUNDRED_KIB, GOOGLE_LINE_BYTES, Precedence,
-    Priority, Profile,
+    Priority, Profile, Switch, switches,
 };
 pub use target::{Error, ErrorKind, robots_txt_url};

@@ -279,3 +279,225 @@ impl Default for Profile {
         Profile::rfc9309()
     }
 }
+
+/// One way of changing one behaviour of a profile: the unit in which
+/// disagreements between parsers are explained.
+#[derive(Clone, Copy, Debug)]
+pub struct Switch {
+    /// `field=value`, e.g. `precedence=first-match`.
+    pub name: &'static str,
+    /// The axis of disagreement it belongs to: `precedence`, `encoding`,
+    /// `grouping`, `ua-matching`, `wildcards`, `line-syntax`, `limits`,
+    /// `special-cases`.
+    pub axis: &'static str,
+    /// The clause ids the behaviour concerns.
+    pub clauses: &'static [&'static str],
+    /// Applies the change.
+    pub apply: fn(&mut Profile),
+}
+
+/// Every single-behaviour change of a profile, each as the value a field
+/// takes in another reading. Applying one that equals the profile's
+/// current value changes nothing; [`Switch::changes`] tells.
+pub fn switches() -> &'static [Switch] {
+    macro_rules! sw {
+        ($name:literal, $axis:literal, [$($c:literal),*], |$p:ident| $body:expr) => {
+            Switch { name: $name, axis: $axis, clauses: &[$($c),*], apply: |$p: &mut Profile| { $body; } }
+        };
+    }
+    const ALL: &[Switch] = &[
+        sw!("precedence=first-match", "precedence", ["R2.2.2-5"], |p| p
+            .precedence =
+            Precedence::FirstMatch),
+        sw!("precedence=longest-match", "precedence", ["R2.2.2-5"], |p| p
+            .precedence =
+            Precedence::LongestMatch),
+        sw!("priority=matched-octets", "precedence", ["R2.2.2-6"], |p| p
+            .priority =
+            Priority::MatchedOctets),
+        sw!("priority=pattern-octets", "precedence", ["R2.2.2-6"], |p| p
+            .priority =
+            Priority::PatternOctets),
+        sw!("tie_goes_to_allow=false", "precedence", ["R2.2.2-8"], |p| p
+            .tie_goes_to_allow =
+            false),
+        sw!("tie_goes_to_allow=true", "precedence", ["R2.2.2-8"], |p| p
+            .tie_goes_to_allow =
+            true),
+        sw!("decode_unreserved=false", "encoding", ["R2.2.2-12"], |p| p
+            .decode_unreserved =
+            false),
+        sw!("decode_unreserved=true", "encoding", ["R2.2.2-12"], |p| p
+            .decode_unreserved =
+            true),
+        sw!("encode_url_non_ascii=false", "encoding", ["R2.2.2-11"], |p| p
+            .encode_url_non_ascii =
+            false),
+        sw!("encode_url_non_ascii=true", "encoding", ["R2.2.2-11"], |p| p
+            .encode_url_non_ascii =
+            true),
+        sw!("uppercase_url_hex=false", "encoding", ["R2.2.2-11"], |p| p
+            .uppercase_url_hex =
+            false),
+        sw!("uppercase_url_hex=true", "encoding", ["R2.2.2-11"], |p| p
+            .uppercase_url_hex =
+            true),
+        sw!("encode_url_star_dollar=false", "encoding", ["R2.2.3-2"], |p| p
+            .encode_url_star_dollar =
+            false),
+        sw!("encode_url_star_dollar=true", "encoding", ["R2.2.3-2"], |p| p
+            .encode_url_star_dollar =
+            true),
+        sw!(
+            "reject_invalid_utf8_patterns=false",
+            "encoding",
+            ["R2.2-15", "R2.2.2-16"],
+            |p| p.reject_invalid_utf8_patterns = false
+        ),
+        sw!(
+            "reject_invalid_utf8_patterns=true",
+            "encoding",
+            ["R2.2-15", "R2.2.2-16"],
+            |p| p.reject_invalid_utf8_patterns = true
+        ),
+        sw!(
+            "blank_line_ends_group=true",
+            "grouping",
+            ["R2.2-2", "R2.1-3"],
+            |p| p.blank_line_ends_group = true
+        ),
+        sw!(
+            "blank_line_ends_group=false",
+            "grouping",
+            ["R2.2-2", "R2.1-3"],
+            |p| p.blank_line_ends_group = false
+        ),
+        sw!("agent_match=substring", "ua-matching", ["R2.2.1-6"], |p| p
+            .agent_match =
+            AgentMatch::Substring),
+        sw!("agent_match=prefix", "ua-matching", ["R2.2.1-6"], |p| p
+            .agent_match =
+            AgentMatch::Prefix),
+        sw!("agent_match=exact", "ua-matching", ["R2.2.1-6"], |p| p
+            .agent_match =
+            AgentMatch::Exact),
+        sw!(
+            "agent_value_prefix=true",
+            "ua-matching",
+            ["R2.2-9", "GRT-4"],
+            |p| p.agent_value_prefix = true
+        ),
+        sw!(
+            "agent_value_prefix=false",
+            "ua-matching",
+            ["R2.2-9", "GRT-4"],
+            |p| p.agent_value_prefix = false
+        ),
+        sw!(
+            "star_with_suffix_is_global=true",
+            "ua-matching",
+            ["R2.2-6", "GRT-5"],
+            |p| p.star_with_suffix_is_global = true
+        ),
+        sw!(
+            "star_with_suffix_is_global=false",
+            "ua-matching",
+            ["R2.2-6", "GRT-5"],
+            |p| p.star_with_suffix_is_global = false
+        ),
+        sw!("wildcards=false", "wildcards", ["R2.2.3-1"], |p| p.wildcards =
+            false),
+        sw!("wildcards=true", "wildcards", ["R2.2.3-1"], |p| p.wildcards =
+            true),
+        sw!("key_typos=true", "line-syntax", ["R2.2-4", "GRT-3"], |p| p
+            .key_typos =
+            true),
+        sw!("key_typos=false", "line-syntax", ["R2.2-4", "GRT-3"], |p| p
+            .key_typos =
+            false),
+        sw!(
+            "key_prefix_match=true",
+            "line-syntax",
+            ["R2.2-4", "GRT-3"],
+            |p| p.key_prefix_match = true
+        ),
+        sw!(
+            "key_prefix_match=false",
+            "line-syntax",
+            ["R2.2-4", "GRT-3"],
+            |p| p.key_prefix_match = false
+        ),
+        sw!("missing_colon=true", "line-syntax", ["R2.2-4", "GRT-2"], |p| p
+            .missing_colon =
+            true),
+        sw!("missing_colon=false", "line-syntax", ["R2.2-4", "GRT-2"], |p| {
+            p.missing_colon = false
+        }),
+        sw!("bom=keep", "line-syntax", ["R2.2-20", "G-FMT-3"], |p| p.bom =
+            BomHandling::Keep),
+        sw!("bom=full", "line-syntax", ["R2.2-20", "G-FMT-3"], |p| p.bom =
+            BomHandling::Full),
+        sw!("bom=full-or-partial", "line-syntax", ["R2.2-20", "GRT-9"], |p| {
+            p.bom = BomHandling::FullOrPartial
+        }),
+        sw!("require_pattern_start=false", "line-syntax", ["R2.2-7"], |p| p
+            .require_pattern_start =
+            false),
+        sw!("require_pattern_start=true", "line-syntax", ["R2.2-7"], |p| p
+            .require_pattern_start =
+            true),
+        sw!("parse_limit=unlimited", "limits", ["R2.5-2"], |p| p
+            .parse_limit =
+            usize::MAX),
+        sw!("parse_limit=500KiB", "limits", ["R2.5-2"], |p| p.parse_limit =
+            FIVE_HUNDRED_KIB),
+        sw!("max_line_bytes=none", "limits", ["GRT-8"], |p| p
+            .max_line_bytes =
+            None),
+        sw!("max_line_bytes=16663", "limits", ["GRT-8"], |p| p
+            .max_line_bytes =
+            Some(GOOGLE_LINE_BYTES)),
+        sw!(
+            "implicit_robots_txt_allow=false",
+            "special-cases",
+            ["R2.2.2-10"],
+            |p| p.implicit_robots_txt_allow = false
+        ),
+        sw!(
+            "implicit_robots_txt_allow=true",
+            "special-cases",
+            ["R2.2.2-10"],
+            |p| p.implicit_robots_txt_allow = true
+        ),
+        sw!("index_html_is_dir=true", "special-cases", ["GRT-7"], |p| p
+            .index_html_is_dir =
+            true),
+        sw!("index_html_is_dir=false", "special-cases", ["GRT-7"], |p| p
+            .index_html_is_dir =
+            false),
+    ];
+    ALL
+}
+
+impl Switch {
+    /// The profile with this switch applied.
+    pub fn applied_to(&self, p: &Profile) -> Profile {
+        let mut q = p.clone();
+        (self.apply)(&mut q);
+        q
+    }
+
+    /// Whether applying it to `p` changes anything.
+    pub fn changes(&self, p: &Profile) -> bool {
+        self.applied_to(p) != *p
+    }
+}
+
+/// Switches are the same when their names are.
+impl PartialEq for Switch {
+    fn eq(&self, other: &Switch) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for Switch {}

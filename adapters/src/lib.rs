@@ -24,6 +24,8 @@ mod request;
 pub mod rust;
 
 pub use request::{Capabilities, Explanation, Info, Reply, Request, Verdict};
+/// The reference oracle itself, for tools that vary its profile.
+pub use robots_oracle as oracle;
 
 /// A robots.txt parser the harness can question.
 pub trait Adapter: Send {

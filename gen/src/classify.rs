@@ -1,0 +1,136 @@
+//! Classifying a disagreement by mechanism: re-decide the check with the
+//! oracle's profile switches toggled one at a time (then two at a time);
+//! the switch that makes the oracle agree with the other parser names the
+//! axis of the disagreement. What no switch explains is `unexplained`.
+
+use robots_oracle::{Profile, RobotsTxt, Switch, Verdict, switches};
+
+/// Why a parser answered differently from the oracle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Explanation {
+    /// These switches (one, or a pair), applied to the oracle's profile,
+    /// make it give the parser's verdict.
+    Switches(Vec<&'static Switch>),
+    /// No single switch or pair does.
+    Unexplained,
+}
+
+impl Explanation {
+    /// The axis (`precedence`, `encoding`, ...) or `unexplained`; a pair
+    /// on two axes is named `a+b`.
+    pub fn axis(&self) -> String {
+        match self {
+            Explanation::Unexplained => "unexplained".into(),
+            Explanation::Switches(s) => {
+                let mut axes: Vec<&str> = s.iter().map(|s| s.axis).collect();
+                axes.dedup();
+                axes.join("+")
+            }
+        }
+    }
+
+    /// The switch names, `+`-joined, or `unexplained`.
+    pub fn name(&self) -> String {
+        match self {
+            Explanation::Unexplained => "unexplained".into(),
+            Explanation::Switches(s) => {
+                s.iter().map(|s| s.name).collect::<Vec<_>>().join("+")
+            }
+        }
+    }
+
+    /// The clauses the switches concern.
+    pub fn clauses(&self) -> Vec<&'static str> {
+        match self {
+            Explanation::Unexplained => vec![],
+            Explanation::Switches(s) => {
+                let mut c: Vec<&str> =
+                    s.iter().flat_map(|s| s.clauses.iter().copied()).collect();
+                c.sort_unstable();
+                c.dedup();
+                c
+            }
+        }
+    }
+}
+
+fn verdict(
+    body: &[u8],
+    agent: &str,
+    url: &str,
+    p: &Profile,
+) -> Option<Verdict> {
+    RobotsTxt::parse(body, p).decide(agent, url).ok().map(|d| d.verdict)
+}
+
+/// Explains why a parser answered `theirs` where the oracle under `base`
+/// answers otherwise. Single switches are tried first, in
+/// [`switches`] order; then pairs.
+pub fn classify(
+    body: &[u8],
+    agent: &str,
+    url: &str,
+    base: &Profile,
+    theirs: Verdict,
+) -> Explanation {
+    let candidates: Vec<&'static Switch> =
+        switches().iter().filter(|s| s.changes(base)).collect();
+    for s in &candidates {
+        if verdict(body, agent, url, &s.applied_to(base)) == Some(theirs) {
+            return Explanation::Switches(vec![s]);
+        }
+    }
+    for (i, a) in candidates.iter().enumerate() {
+        let pa = a.applied_to(base);
+        for b in &candidates[i + 1..] {
+            if a.axis == b.axis
+                && a.name.split('=').next() == b.name.split('=').next()
+            {
+                continue; // two values of one field
+            }
+            if verdict(body, agent, url, &b.applied_to(&pa)) == Some(theirs) {
+                return Explanation::Switches(vec![a, b]);
+            }
+        }
+    }
+    Explanation::Unexplained
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_match_is_precedence() {
+        let body = b"User-agent: *\nDisallow: /a\nAllow: /a/b\n";
+        let e = classify(
+            body,
+            "x",
+            "/a/b",
+            &Profile::rfc9309(),
+            Verdict::Disallowed,
+        );
+        assert_eq!(e.name(), "precedence=first-match");
+        assert_eq!(e.axis(), "precedence");
+    }
+
+    #[test]
+    fn substring_agents_are_ua_matching() {
+        let body = b"User-agent: Foo\nDisallow: /\n";
+        let e = classify(
+            body,
+            "FooBot",
+            "/x",
+            &Profile::rfc9309(),
+            Verdict::Disallowed,
+        );
+        assert_eq!(e.axis(), "ua-matching");
+    }
+
+    #[test]
+    fn nothing_explains_disallowing_an_empty_file() {
+        let e =
+            classify(b"", "x", "/x", &Profile::rfc9309(), Verdict::Disallowed);
+        assert_eq!(e, Explanation::Unexplained);
+    }
+}
