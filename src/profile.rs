@@ -87,6 +87,11 @@ pub struct Profile {
     /// plus NUL; GRT-8). Default: rfc9309 = None; google = Some(16,663).
     pub max_line_bytes: Option<usize>,
 
+    /// A lone CR ends a line, as LF and CRLF do (`NL = %x0D / %x0A /
+    /// %x0D.0A`, R2.2-13; Google: G-FMT-2). Off models parsers that split
+    /// on LF only. Default: rfc9309 = true; google = true.
+    pub cr_ends_line: bool,
+
     /// A BOM at the start of the file is skipped.
     /// The ABNF has no BOM; RFC 3629 §6 allows one as a signature and
     /// Google ignores it (G-FMT-3); Google's parser also skips a partial
@@ -211,6 +216,7 @@ impl Profile {
             name: "rfc9309",
             parse_limit: FIVE_HUNDRED_KIB,
             max_line_bytes: None,
+            cr_ends_line: true,
             bom: BomHandling::Full,
             key_typos: false,
             key_prefix_match: false,
@@ -432,6 +438,15 @@ pub fn switches() -> &'static [Switch] {
             true),
         sw!("missing_colon=false", "line-syntax", ["R2.2-4", "GRT-2"], |p| {
             p.missing_colon = false
+        }),
+        sw!(
+            "cr_ends_line=false",
+            "line-syntax",
+            ["R2.2-13", "G-FMT-2"],
+            |p| p.cr_ends_line = false
+        ),
+        sw!("cr_ends_line=true", "line-syntax", ["R2.2-13", "G-FMT-2"], |p| {
+            p.cr_ends_line = true
         }),
         sw!("bom=keep", "line-syntax", ["R2.2-20", "G-FMT-3"], |p| p.bom =
             BomHandling::Keep),

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use crate::{Adapter, Info, Reply, Request};
 
-type Job = (Request, Sender<Reply>);
+type Job = (Vec<Request>, Sender<Vec<Reply>>);
 
 /// A parser that answers one request, possibly panicking or hanging.
 pub trait Parser: Send + 'static {
@@ -61,13 +61,20 @@ fn spawn<P: Parser>(mut parser: P) -> Sender<Job> {
     let (tx, rx): (Sender<Job>, Receiver<Job>) = channel();
     let builder = thread::Builder::new().name(WORKER.into());
     let spawned = builder.spawn(move || {
-        for (request, reply_to) in rx {
-            let reply =
-                catch_unwind(AssertUnwindSafe(|| parser.answer(&request)))
-                    .unwrap_or_else(|e| Reply::Crashed {
-                        message: format!("panicked: {}", panic_message(&*e)),
-                    });
-            if reply_to.send(reply).is_err() {
+        for (requests, reply_to) in rx {
+            let replies = requests
+                .iter()
+                .map(|request| {
+                    catch_unwind(AssertUnwindSafe(|| parser.answer(request)))
+                        .unwrap_or_else(|e| Reply::Crashed {
+                            message: format!(
+                                "panicked: {}",
+                                panic_message(&*e)
+                            ),
+                        })
+                })
+                .collect();
+            if reply_to.send(replies).is_err() {
                 return;
             }
         }
@@ -103,22 +110,50 @@ impl<P: Parser + Clone> Adapter for Isolated<P> {
     }
 
     fn answer(&mut self, request: &Request) -> Reply {
+        let one = std::slice::from_ref(request);
+        self.ask(one, self.deadline)
+            .and_then(|mut r| r.pop())
+            .unwrap_or(Reply::TimedOut)
+    }
+
+    /// The whole batch goes to the worker as one job, with the sum of the
+    /// per-request deadlines; if it misses that, each request is asked
+    /// alone so that only the one that hangs is reported.
+    fn answer_batch(&mut self, requests: &[Request]) -> Vec<Reply> {
+        if requests.len() <= 1 {
+            return requests.iter().map(|r| self.answer(r)).collect();
+        }
+        let total = self.deadline.saturating_mul(requests.len() as u32);
+        match self.ask(requests, total.min(self.deadline * 4)) {
+            Some(replies) => replies,
+            None => requests.iter().map(|r| self.answer(r)).collect(),
+        }
+    }
+}
+
+impl<P: Parser + Clone> Isolated<P> {
+    /// Sends `requests` to the worker and waits up to `deadline`; `None`
+    /// when it missed it (the worker is then abandoned).
+    fn ask(
+        &mut self,
+        requests: &[Request],
+        deadline: Duration,
+    ) -> Option<Vec<Reply>> {
         let worker =
             self.worker.get_or_insert_with(|| spawn(self.template.clone()));
         let (tx, rx) = channel();
-        if worker.send((request.clone(), tx)).is_err() {
+        if worker.send((requests.to_vec(), tx)).is_err() {
             self.worker = None;
-            return Reply::Crashed {
-                message: "the worker thread is gone".into(),
-            };
+            let message = "the worker thread is gone".to_string();
+            return Some(vec![Reply::Crashed { message }; requests.len()]);
         }
-        match rx.recv_timeout(self.deadline) {
-            Ok(reply) => reply,
+        match rx.recv_timeout(deadline) {
+            Ok(replies) => Some(replies),
             Err(_) => {
                 // Abandon the stuck worker; the next request gets a new one.
                 self.worker = None;
                 self.abandoned += 1;
-                Reply::TimedOut
+                None
             }
         }
     }

@@ -23,7 +23,9 @@ pub mod registry;
 mod request;
 pub mod rust;
 
-pub use request::{Capabilities, Explanation, Info, Reply, Request, Verdict};
+pub use request::{
+    Capabilities, Explanation, Info, Live, Reply, Request, Verdict,
+};
 /// The reference oracle itself, for tools that vary its profile.
 pub use robots_oracle as oracle;
 

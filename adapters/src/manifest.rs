@@ -21,6 +21,9 @@ struct CapabilitiesToml {
     crawl_delay: bool,
     valid_token: bool,
     robots_url: bool,
+    fetch: bool,
+    access_result: bool,
+    governs: bool,
 }
 
 impl Default for CapabilitiesToml {
@@ -35,6 +38,9 @@ impl Default for CapabilitiesToml {
             crawl_delay: c.crawl_delay,
             valid_token: c.valid_token,
             robots_url: c.robots_url,
+            fetch: c.fetch,
+            access_result: c.access_result,
+            governs: c.governs,
         }
     }
 }
@@ -149,6 +155,9 @@ impl Manifest {
                 crawl_delay: c.crawl_delay,
                 valid_token: c.valid_token,
                 robots_url: c.robots_url,
+                fetch: c.fetch,
+                access_result: c.access_result,
+                governs: c.governs,
             },
             name: m.name,
             language: m.language,

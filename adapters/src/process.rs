@@ -7,6 +7,12 @@
 //! only its own answers: the process is killed (SIGTERM, then SIGKILL
 //! after a grace period), restarted, and a failed batch is retried one URL
 //! at a time so that only the URL that broke it is reported.
+//!
+//! `fetch` requests with a live target go on the wire like `decide`
+//! (batched per scenario and agent: one fetch of robots.txt answers every
+//! URL), with a longer deadline that covers the adapter's own HTTP
+//! timeout. Adapters are started without proxy variables, so their HTTP
+//! clients only ever reach the loopback fixture.
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
@@ -53,10 +59,42 @@ impl Default for Limits {
 struct Wire {
     /// Indices into the caller's request slice.
     slots: Vec<usize>,
-    /// Set on the single-URL wires a failed batch was split into.
-    split_of: Option<u64>,
     /// The JSON without its id.
     body: Value,
+    /// Added to the deadline (a live fetch's HTTP time).
+    extra: Duration,
+}
+
+/// Proxy variables an HTTP client may obey; removed from an adapter's
+/// environment so that it never leaves loopback.
+const PROXY_VARS: [&str; 8] = [
+    "http_proxy",
+    "https_proxy",
+    "all_proxy",
+    "ftp_proxy",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "ALL_PROXY",
+    "FTP_PROXY",
+];
+
+/// The reply a request gets without asking the process, if any.
+fn local_reply(r: &Request) -> Option<Reply> {
+    match r {
+        Request::Fetch { live: None, .. } => Some(Reply::not_applicable(
+            "no fixture server serves this scenario",
+        )),
+        Request::FetchPolicy { .. } => Some(Reply::not_applicable(
+            "the access policy is not on the wire; only a model can say",
+        )),
+        _ => None,
+    }
+}
+
+/// The deadline a live fetch adds: the adapter's HTTP timeout for the
+/// request and a redirect or two, plus a margin.
+fn fetch_extra(timeout: Duration) -> Duration {
+    timeout * 3 + Duration::from_secs(1)
 }
 
 struct Running {
@@ -133,7 +171,13 @@ impl Process {
     fn start(&mut self) -> Result<(), String> {
         let (program, args) =
             self.argv.split_first().ok_or("empty run command")?;
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        for var in PROXY_VARS {
+            command.env_remove(var);
+        }
+        let mut child = command
+            .env("NO_PROXY", "127.0.0.1,localhost")
+            .env("no_proxy", "127.0.0.1,localhost")
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -209,6 +253,36 @@ impl Process {
     fn wires(requests: &[Request]) -> VecDeque<Wire> {
         let mut out: VecDeque<Wire> = VecDeque::new();
         for (i, r) in requests.iter().enumerate() {
+            if local_reply(r).is_some() {
+                continue;
+            }
+            if let Request::Fetch {
+                scenario, agent, live: Some(live), ..
+            } = r
+            {
+                if let Some(last) = out.back_mut() {
+                    let same = matches!(&requests[last.slots[0]],
+                        Request::Fetch { scenario: s0, agent: a0, live: Some(l0), .. }
+                            if a0 == agent && l0.robots_url == live.robots_url
+                                && (Arc::ptr_eq(s0, scenario) || s0 == scenario));
+                    if same {
+                        last.slots.push(i);
+                        if let Some(urls) = last.body["urls"].as_array_mut() {
+                            urls.push(live.url.clone().into());
+                        }
+                        continue;
+                    }
+                }
+                let body = json!({"op": "fetch", "robots_url": live.robots_url,
+                    "agent": agent, "urls": [live.url],
+                    "timeout": live.timeout.as_secs_f64()});
+                out.push_back(Wire {
+                    slots: vec![i],
+                    body,
+                    extra: fetch_extra(live.timeout),
+                });
+                continue;
+            }
             if let Request::Decide { robots, agent, url } = r {
                 if let Some(last) = out.back_mut() {
                     let same = matches!(&requests[last.slots[0]],
@@ -222,7 +296,11 @@ impl Process {
                     }
                 }
                 let body = json!({"op": "decide", "robots": b64(robots), "agent": agent, "urls": [url]});
-                out.push_back(Wire { slots: vec![i], split_of: None, body });
+                out.push_back(Wire {
+                    slots: vec![i],
+                    body,
+                    extra: Duration::ZERO,
+                });
                 continue;
             }
             let body = match r {
@@ -238,15 +316,26 @@ impl Process {
                 Request::RobotsUrl { url } => {
                     json!({"op": "robots-url", "url": url})
                 }
-                Request::Decide { .. } => unreachable!("handled above"),
+                Request::Governs { robots_url, url } => {
+                    json!({"op": "governs", "robots_url": robots_url, "url": url})
+                }
+                Request::Decide { .. }
+                | Request::Fetch { .. }
+                | Request::FetchPolicy { .. } => {
+                    unreachable!("handled above")
+                }
             };
-            out.push_back(Wire { slots: vec![i], split_of: None, body });
+            out.push_back(Wire {
+                slots: vec![i],
+                body,
+                extra: Duration::ZERO,
+            });
         }
         out
     }
 
     /// Splits a failed multi-URL decide wire into one wire per URL.
-    fn split(wire: Wire, tag: u64) -> Vec<Wire> {
+    fn split(wire: Wire) -> Vec<Wire> {
         let urls = wire.body["urls"].as_array().cloned().unwrap_or_default();
         wire.slots
             .iter()
@@ -254,7 +343,7 @@ impl Process {
             .map(|(&slot, url)| {
                 let mut body = wire.body.clone();
                 body["urls"] = json!([url]);
-                Wire { slots: vec![slot], split_of: Some(tag), body }
+                Wire { slots: vec![slot], body, extra: wire.extra }
             })
             .collect()
     }
@@ -300,7 +389,7 @@ fn parse_answer(
         let message = e.as_str().map_or_else(|| e.to_string(), str::to_string);
         return Ok(vec![Reply::Error { message }; n]);
     }
-    if op != "decide" {
+    if op != "decide" && op != "fetch" {
         let value = v
             .get("value")
             .cloned()
@@ -347,13 +436,11 @@ impl Adapter for Process {
     }
 
     fn answer_batch(&mut self, requests: &[Request]) -> Vec<Reply> {
-        let mut replies: Vec<Option<Reply>> = vec![None; requests.len()];
+        let mut replies: Vec<Option<Reply>> =
+            requests.iter().map(local_reply).collect();
         let mut pending = Process::wires(requests);
         // In flight: (id, wire, deadline length).
         let mut flight: VecDeque<(u64, Wire)> = VecDeque::new();
-        // Splits in which one URL already timed out: the rest of it is not
-        // retried (one hung parse per body is enough to know).
-        let mut given_up: Vec<u64> = Vec::new();
         while !pending.is_empty() || !flight.is_empty() {
             if self.running.is_none()
                 && let Err(e) = self.start()
@@ -372,12 +459,6 @@ impl Adapter for Process {
             let running = self.running.as_mut().expect("running");
             while flight.len() < self.limits.window {
                 let Some(wire) = pending.pop_front() else { break };
-                if wire.split_of.is_some_and(|t| given_up.contains(&t)) {
-                    for s in wire.slots {
-                        replies[s] = Some(Reply::TimedOut);
-                    }
-                    continue;
-                }
                 let id = self.next_id;
                 self.next_id += 1;
                 let mut line = wire.body.clone();
@@ -391,7 +472,8 @@ impl Adapter for Process {
             let Some((id, wire)) = flight.pop_front() else { continue };
             let n = wire.slots.len();
             let op = wire.body["op"].as_str().unwrap_or("decide").to_string();
-            let deadline = self.limits.base + self.limits.per_url * n as u32;
+            let deadline =
+                self.limits.base + self.limits.per_url * n as u32 + wire.extra;
             let failure = match running.lines.recv_timeout(deadline) {
                 Ok(Some(line)) => match parse_answer(&line, id, &op, n) {
                     Ok(rs) => {
@@ -417,14 +499,10 @@ impl Adapter for Process {
                 pending.push_front(w);
             }
             if n > 1 {
-                for w in Process::split(wire, id).into_iter().rev() {
+                for w in Process::split(wire).into_iter().rev() {
                     pending.push_front(w);
                 }
             } else {
-                if let (Reply::TimedOut, Some(tag)) = (&failure, wire.split_of)
-                {
-                    given_up.push(tag);
-                }
                 for s in wire.slots {
                     replies[s] = Some(failure.clone());
                 }

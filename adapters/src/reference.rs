@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use robots_oracle::fetch::{Access, FetchProfile, Scenario, access};
 use robots_oracle::{Profile, RobotsTxt};
 
 use crate::{
@@ -13,13 +14,26 @@ use crate::{
 /// of requests about one file parses it once.
 pub struct Reference {
     profile: Profile,
+    fetch_profile: FetchProfile,
     last: Option<(Arc<[u8]>, RobotsTxt)>,
+    last_fetch: Option<(Arc<Scenario>, Access, Option<RobotsTxt>)>,
 }
 
 impl Reference {
     /// The oracle under `profile`.
     pub fn new(profile: Profile) -> Reference {
-        Reference { profile, last: None }
+        let fetch_profile =
+            FetchProfile::by_name(profile.name).unwrap_or_default();
+        Reference { profile, fetch_profile, last: None, last_fetch: None }
+    }
+
+    /// The oracle under `profile`, with fetch-level switches
+    /// `fetch_profile`.
+    pub fn with_fetch_profile(
+        profile: Profile,
+        fetch_profile: FetchProfile,
+    ) -> Reference {
+        Reference { fetch_profile, ..Reference::new(profile) }
     }
 
     /// The oracle under the built-in profile named `profile` (`rfc9309`
@@ -44,6 +58,73 @@ impl Reference {
         }
         // OK: `last` was set just above when it was not already.
         &self.last.as_ref().expect("parsed body cached").1
+    }
+
+    /// The access decision for `scenario` and its parsed body, computed
+    /// once per scenario.
+    fn accessed(
+        &mut self,
+        scenario: &Arc<Scenario>,
+    ) -> &(Arc<Scenario>, Access, Option<RobotsTxt>) {
+        let fresh = !matches!(&self.last_fetch, Some((s, ..)) if Arc::ptr_eq(s, scenario) || **s == **scenario);
+        if fresh {
+            let a = access(scenario, &self.fetch_profile);
+            let robots =
+                a.body.as_ref().map(|b| RobotsTxt::parse(b, &self.profile));
+            self.last_fetch = Some((scenario.clone(), a, robots));
+        }
+        // OK: `last_fetch` was set just above when it was not already.
+        self.last_fetch.as_ref().expect("access cached")
+    }
+}
+
+fn fetch_reply(
+    a: &Access,
+    robots: Option<&RobotsTxt>,
+    agent: &str,
+    url: &str,
+) -> Reply {
+    let empty;
+    let robots = match robots {
+        Some(r) => r,
+        None => {
+            empty = RobotsTxt::parse(b"", &Profile::rfc9309());
+            &empty
+        }
+    };
+    match a.decide_with(robots, agent, url) {
+        Ok(d) => {
+            let mut text = a.to_string();
+            if let Some(rules) = &d.rules {
+                text.push_str(&rules.to_string());
+            }
+            let json = serde_json::json!({
+                "policy": a.policy.as_str(),
+                "clause": a.clause,
+                "because": a.reason,
+                "steps": a.steps.iter().map(|s| serde_json::json!({"url": s.url, "answer": s.answer})).collect::<Vec<_>>(),
+                "rules": d.rules.as_ref().and_then(|r| serde_json::to_value(r).ok()),
+            });
+            Reply::Verdict {
+                verdict: match d.verdict {
+                    robots_oracle::Verdict::Allowed => Verdict::Allowed,
+                    robots_oracle::Verdict::Disallowed => Verdict::Disallowed,
+                },
+                explanation: Some(Box::new(Explanation {
+                    reason: d.rules.as_ref().map_or_else(
+                        || a.policy.as_str().to_string(),
+                        |r| r.reason.as_str().to_string(),
+                    ),
+                    rule_line: d
+                        .rules
+                        .as_ref()
+                        .and_then(|r| r.winner.as_ref().map(|w| w.line)),
+                    text,
+                    json,
+                })),
+            }
+        }
+        Err(e) => Reply::Error { message: e.to_string() },
     }
 }
 
@@ -97,6 +178,17 @@ impl Adapter for Reference {
                     Ok(u) => value(u.into()),
                     Err(e) => Reply::Error { message: e.to_string() },
                 }
+            }
+            Request::Fetch { scenario, agent, url, .. } => {
+                let (_, a, robots) = self.accessed(scenario);
+                fetch_reply(a, robots.as_ref(), agent, url)
+            }
+            Request::FetchPolicy { scenario } => {
+                let (_, a, _) = self.accessed(scenario);
+                value(a.policy.as_str().into())
+            }
+            Request::Governs { robots_url, url } => {
+                value(robots_oracle::fetch::governs(robots_url, url).into())
             }
         }
     }

@@ -47,7 +47,7 @@ pub enum Status {
 }
 
 /// Deadline for one request to an in-process adapter.
-pub const IN_PROCESS_DEADLINE: Duration = Duration::from_secs(5);
+pub const IN_PROCESS_DEADLINE: Duration = Duration::from_secs(1);
 
 macro_rules! in_process {
     ($out:ident, $feature:literal, $ty:path, $note:literal) => {

@@ -1,8 +1,22 @@
 //! The questions the harness asks and the answers adapters give.
 
 use std::sync::Arc;
+use std::time::Duration;
 
+use robots_oracle::fetch::Scenario;
 use serde::Serialize;
+
+/// Where a fetch scenario is served live (by the harness's fixture
+/// server, on loopback), for adapters that fetch robots.txt by themselves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Live {
+    /// The robots.txt URL to fetch (`http://127.0.0.1:PORT/robots.txt`).
+    pub robots_url: String,
+    /// The URL to decide, moved onto the fixture's authority.
+    pub url: String,
+    /// How long the adapter's HTTP client may wait for one response.
+    pub timeout: Duration,
+}
 
 /// One question about a robots.txt body (or a URL).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -42,9 +56,60 @@ pub enum Request {
         /// An absolute URL.
         url: String,
     },
+    /// After fetching robots.txt as `scenario` describes, may `agent`
+    /// access `url` (§2.3.1, §2.4)? A model answers from the scenario; an
+    /// adapter that fetches by itself needs `live`, set by the harness
+    /// while its fixture server serves the scenario.
+    Fetch {
+        /// How the site answers, and the crawler's cache and clock.
+        #[serde(skip)]
+        scenario: Arc<Scenario>,
+        /// The crawler's product token.
+        agent: String,
+        /// A path, or an absolute URL on the initial authority.
+        url: String,
+        /// The live copy of the scenario, when one is served.
+        #[serde(skip)]
+        live: Option<Live>,
+    },
+    /// The access policy after fetching as `scenario` describes:
+    /// `parse-body`, `allow-all`, `disallow-all` or `use-cache`. Only a
+    /// model can say (`access_result`).
+    FetchPolicy {
+        /// How the site answers, and the crawler's cache and clock.
+        #[serde(skip)]
+        scenario: Arc<Scenario>,
+    },
+    /// Does the robots.txt file at `robots_url` govern `url` (§2.3,
+    /// G-LOC)?
+    Governs {
+        /// A robots.txt URL.
+        robots_url: String,
+        /// An absolute URL.
+        url: String,
+    },
 }
 
 impl Request {
+    /// A `fetch` request known only by its live copy, as it arrives on
+    /// the wire (`serve`): the scenario names just the robots.txt URL, so
+    /// only an adapter that fetches by itself can answer it.
+    pub fn live_fetch(live: Live, agent: String) -> Request {
+        let scenario = Scenario {
+            start: live.robots_url.clone(),
+            routes: Vec::new(),
+            cached: None,
+            unreachable_for: 0,
+            site_available: true,
+        };
+        Request::Fetch {
+            scenario: Arc::new(scenario),
+            agent,
+            url: live.url.clone(),
+            live: Some(live),
+        }
+    }
+
     /// The operation's name, as in the wire protocol.
     pub fn op(&self) -> &'static str {
         match self {
@@ -53,6 +118,9 @@ impl Request {
             Request::CrawlDelay { .. } => "crawl-delay",
             Request::ValidToken { .. } => "valid-token",
             Request::RobotsUrl { .. } => "robots-url",
+            Request::Fetch { .. } => "fetch",
+            Request::FetchPolicy { .. } => "fetch-policy",
+            Request::Governs { .. } => "governs",
         }
     }
 
@@ -62,7 +130,11 @@ impl Request {
             Request::Decide { robots, .. }
             | Request::Sitemaps { robots }
             | Request::CrawlDelay { robots, .. } => Some(robots),
-            Request::ValidToken { .. } | Request::RobotsUrl { .. } => None,
+            Request::ValidToken { .. }
+            | Request::RobotsUrl { .. }
+            | Request::Fetch { .. }
+            | Request::FetchPolicy { .. }
+            | Request::Governs { .. } => None,
         }
     }
 }
@@ -189,6 +261,14 @@ pub struct Capabilities {
     pub valid_token: bool,
     /// Answers `robots-url`.
     pub robots_url: bool,
+    /// Answers `fetch` by fetching the robots.txt URL over HTTP itself
+    /// (needs the harness's fixture server).
+    pub fetch: bool,
+    /// Answers `fetch` and `fetch-policy` from a described fetch outcome,
+    /// without I/O (the oracle; a crate's access-result mapping).
+    pub access_result: bool,
+    /// Answers `governs`.
+    pub governs: bool,
 }
 
 impl Capabilities {
@@ -203,16 +283,21 @@ impl Capabilities {
             crawl_delay: false,
             valid_token: false,
             robots_url: false,
+            fetch: false,
+            access_result: false,
+            governs: false,
         }
     }
 
-    /// Everything.
+    /// Everything a model answers (all but a live `fetch`).
     pub fn all() -> Capabilities {
         Capabilities {
             sitemaps: true,
             crawl_delay: true,
             valid_token: true,
             robots_url: true,
+            access_result: true,
+            governs: true,
             ..Capabilities::decide_only()
         }
     }
@@ -256,6 +341,21 @@ impl Capabilities {
             }
             Request::RobotsUrl { .. } => {
                 refuse(self.robots_url, "no robots.txt URL API")
+            }
+            Request::Fetch { live, .. } => refuse(
+                self.access_result || (self.fetch && live.is_some()),
+                if self.fetch {
+                    "fetches over HTTP by itself; no fixture serves this scenario"
+                } else {
+                    "no fetch API"
+                },
+            ),
+            Request::FetchPolicy { .. } => refuse(
+                self.access_result,
+                "the access policy is observable only through a model API",
+            ),
+            Request::Governs { .. } => {
+                refuse(self.governs, "no robots.txt scope API")
             }
         }
     }

@@ -376,3 +376,59 @@ mod tests {
         assert!(starts_with_slash > 1000);
     }
 }
+
+/// Checks for a real robots.txt file: one per agent taken from the file's
+/// own user-agent lines (at most `max_agents`) plus the generic `FooBot`,
+/// each with URLs derived from the rules of the groups that agent obeys
+/// and a few from other rules.
+pub fn from_file(
+    body: &[u8],
+    seed: u64,
+    max_agents: usize,
+    urls_per_agent: usize,
+) -> Vec<Check> {
+    use robots_oracle::{AgentToken, Profile, RobotsTxt};
+    let robots = RobotsTxt::parse(body, &Profile::google());
+    let mut agents: Vec<String> = Vec::new();
+    for g in robots.groups() {
+        for a in &g.agents {
+            if let AgentToken::Named(t) = &a.token {
+                if !t.is_empty()
+                    && !agents.iter().any(|x| x.eq_ignore_ascii_case(t))
+                {
+                    agents.push(t.clone());
+                }
+            }
+        }
+    }
+    agents.truncate(max_agents);
+    agents.push("FooBot".into());
+    let patterns: Vec<String> = robots
+        .groups()
+        .iter()
+        .flat_map(|g| &g.rules)
+        .map(|r| String::from_utf8_lossy(&r.value).into_owned())
+        .filter(|p| !p.is_empty())
+        .collect();
+    let mut rng = SplitMix::new(seed);
+    agents
+        .into_iter()
+        .map(|agent| {
+            let bytes = rng.bytes(1024);
+            let mut u = Unstructured::new(&bytes);
+            let mut urls = vec!["/".to_string()];
+            for _ in 0..urls_per_agent {
+                let url = match patterns.is_empty() {
+                    true => pattern(&mut u).and_then(|p| url_from(&mut u, &p)),
+                    false => pick(&mut u, &patterns)
+                        .cloned()
+                        .and_then(|p| url_from(&mut u, &p)),
+                };
+                if let Ok(url) = url {
+                    urls.push(url);
+                }
+            }
+            Check { robots: body.to_vec(), agent, urls }
+        })
+        .collect()
+}

@@ -11,6 +11,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use base64::Engine;
+use robots_oracle::fetch::{
+    Answer, Cached, DEFAULT_START, NetworkError, Policy, Response, Route,
+    Scenario,
+};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -101,6 +105,22 @@ pub enum Question {
         /// The URL.
         url: String,
     },
+    /// After the case's fetch, may `agent` access `url`?
+    Fetch {
+        /// The crawler's product token.
+        agent: String,
+        /// The URL.
+        url: String,
+    },
+    /// After the case's fetch, which policy applies?
+    FetchPolicy,
+    /// Does the robots.txt file at `robots_url` govern `url`?
+    Governs {
+        /// A robots.txt URL.
+        robots_url: String,
+        /// An absolute URL.
+        url: String,
+    },
 }
 
 /// One check of a case: a question and its expectation per profile.
@@ -149,6 +169,8 @@ pub struct Case {
     pub note: Option<String>,
     /// The robots.txt body.
     pub robots: Arc<[u8]>,
+    /// The fetch scenario, for fetch cases (`[case.fetch]`).
+    pub fetch: Option<Arc<Scenario>>,
     /// The checks.
     pub checks: Vec<Check>,
     /// Why the case is parked, if it is.
@@ -184,7 +206,92 @@ struct CaseToml {
     tokens: Vec<TokenToml>,
     #[serde(default)]
     robots_url: Vec<RobotsUrlToml>,
+    fetch: Option<FetchToml>,
+    policy: Option<ExpectToml>,
+    #[serde(default)]
+    governs: Vec<GovernsToml>,
     ignore: Option<String>,
+}
+
+/// The fields of one answer, in `[case.fetch]` (for the start URL) and
+/// in each route.
+macro_rules! answer_toml {
+    ($(#[$m:meta])* struct $name:ident { $($extra:tt)* }) => {
+        $(#[$m])*
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct $name {
+            $($extra)*
+            status: Option<u16>,
+            network: Option<String>,
+            location: Option<String>,
+            content_type: Option<String>,
+            #[serde(default)]
+            headers: BTreeMap<String, String>,
+            body: Option<String>,
+            delay_ms: Option<u64>,
+        }
+
+        impl $name {
+            fn answer(&self) -> AnswerToml<'_> {
+                AnswerToml {
+                    status: self.status,
+                    network: self.network.as_deref(),
+                    location: self.location.as_deref(),
+                    content_type: self.content_type.as_deref(),
+                    headers: &self.headers,
+                    body: self.body.as_deref(),
+                    delay_ms: self.delay_ms,
+                }
+            }
+        }
+    };
+}
+
+answer_toml! {
+    /// `[case.fetch]`: how the site answers, and the crawler's state.
+    struct FetchToml {
+        start: Option<String>,
+        #[serde(default)]
+        routes: Vec<RouteToml>,
+        cached: Option<CachedToml>,
+        unreachable_for: Option<String>,
+        site_available: Option<bool>,
+    }
+}
+
+answer_toml! {
+    /// One route: a URL and its answer.
+    struct RouteToml {
+        at: String,
+    }
+}
+
+/// One answer as written.
+struct AnswerToml<'a> {
+    status: Option<u16>,
+    network: Option<&'a str>,
+    location: Option<&'a str>,
+    content_type: Option<&'a str>,
+    headers: &'a BTreeMap<String, String>,
+    body: Option<&'a str>,
+    delay_ms: Option<u64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CachedToml {
+    age: String,
+    robots: Option<String>,
+    cache_control: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GovernsToml {
+    robots: String,
+    url: String,
+    expect: bool,
 }
 
 #[derive(Deserialize)]
@@ -277,7 +384,18 @@ fn body_of(c: &CaseToml) -> Result<Vec<u8>, String> {
         c.robots_base64.is_some(),
         c.robots_parts.is_some(),
     ];
-    if given.iter().filter(|&&g| g).count() != 1 {
+    let n = given.iter().filter(|&&g| g).count();
+    // A fetch case's body is what the site serves (may be none); a case
+    // with only governs checks needs none.
+    let optional = c.fetch.is_some()
+        || (c.check.is_empty()
+            && c.sitemaps.is_none()
+            && c.crawl_delay.is_empty()
+            && !c.governs.is_empty());
+    if n == 0 && optional {
+        return Ok(Vec::new());
+    }
+    if n != 1 {
         return Err("needs exactly one of robots, robots_hex, robots_base64, robots_parts".into());
     }
     if let Some(s) = &c.robots {
@@ -366,6 +484,213 @@ fn expected_verdict(word: &str) -> Result<Expected, String> {
     }
 }
 
+/// A duration such as `23h`, `24h 1s`, `30d`, `90m`, `45s` or `0`, in
+/// seconds.
+pub fn parse_duration(text: &str) -> Result<u64, String> {
+    let bad = || {
+        format!("duration `{text}`: write e.g. `13h`, `24h 1s`, `31d`, `90m`")
+    };
+    let mut total: u64 = 0;
+    for part in text.split_whitespace() {
+        let (digits, unit) = part.split_at(
+            part.find(|c: char| !c.is_ascii_digit()).unwrap_or(part.len()),
+        );
+        let n: u64 = digits.parse().map_err(|_| bad())?;
+        let scale = match unit {
+            "" if n == 0 => 0,
+            "s" => 1,
+            "m" => 60,
+            "h" => 3600,
+            "d" => 86_400,
+            _ => return Err(bad()),
+        };
+        total = total
+            .checked_add(n.checked_mul(scale).ok_or_else(bad)?)
+            .ok_or_else(bad)?;
+    }
+    if text.trim().is_empty() {
+        return Err(bad());
+    }
+    Ok(total)
+}
+
+/// An absolute URL for a route's `at` or a `start`: a path is on the
+/// start's authority.
+fn absolute_on(start: &str, at: &str) -> String {
+    if at.starts_with('/') {
+        let origin = robots_oracle::fetch::origin(start).unwrap_or_default();
+        format!("{origin}{at}")
+    } else {
+        at.to_string()
+    }
+}
+
+/// One answer of `[case.fetch]` or a route; `body` is the case's body,
+/// served by a 2xx answer that gives none of its own.
+fn answer_of(a: &AnswerToml<'_>, body: &Arc<[u8]>) -> Result<Answer, String> {
+    match (a.status, a.network) {
+        (Some(_), Some(_)) | (None, None) => {
+            Err("an answer has exactly one of `status`, `network`".into())
+        }
+        (None, Some(n)) => {
+            let given = a.location.is_some()
+                || a.content_type.is_some()
+                || !a.headers.is_empty()
+                || a.body.is_some()
+                || a.delay_ms.is_some();
+            if given {
+                return Err(format!(
+                    "network error `{n}` takes no location, headers, body or delay"
+                ));
+            }
+            NetworkError::from_name(n).map(Answer::Network).ok_or_else(|| {
+                let names: Vec<&str> =
+                    NetworkError::ALL.iter().map(|e| e.as_str()).collect();
+                format!("network `{n}` is not one of {}", names.join(", "))
+            })
+        }
+        (Some(status), None) => {
+            if !(100..=999).contains(&status) {
+                return Err(format!("status {status} is not 100..=999"));
+            }
+            let is_redirect = (300..=399).contains(&status);
+            if a.location.is_some() && !is_redirect {
+                return Err("only a 3xx answer takes `location`".into());
+            }
+            let mut headers: Vec<(String, String)> = Vec::new();
+            if let Some(l) = &a.location {
+                headers.push(("Location".into(), l.to_string()));
+            }
+            let success = (200..=299).contains(&status);
+            let body: Arc<[u8]> = match &a.body {
+                Some(b) => Arc::from(b.as_bytes()),
+                None if success => body.clone(),
+                None => Arc::from(&b""[..]),
+            };
+            match a.content_type {
+                Some(t) => {
+                    headers.push(("Content-Type".into(), t.to_string()))
+                }
+                None if !body.is_empty() => headers.push((
+                    "Content-Type".into(),
+                    "text/plain; charset=utf-8".into(),
+                )),
+                None => {}
+            }
+            headers
+                .extend(a.headers.iter().map(|(k, v)| (k.clone(), v.clone())));
+            Ok(Answer::Response(Response {
+                status,
+                headers,
+                body,
+                delay_ms: a.delay_ms.unwrap_or(0),
+            }))
+        }
+    }
+}
+
+/// Builds the scenario of `[case.fetch]`.
+fn scenario_of(f: &FetchToml, body: &Arc<[u8]>) -> Result<Scenario, String> {
+    let start = f.start.clone().unwrap_or_else(|| DEFAULT_START.into());
+    if robots_oracle::fetch::origin(&start).is_none() {
+        return Err(format!("start `{start}` is not an absolute URL"));
+    }
+    let mut routes = Vec::new();
+    let first = f.answer();
+    let shorthand = first.status.is_some() || first.network.is_some();
+    if shorthand {
+        routes.push(Route {
+            url: start.clone(),
+            answer: answer_of(&first, body)?,
+        });
+    } else if first.location.is_some()
+        || first.content_type.is_some()
+        || !first.headers.is_empty()
+        || first.body.is_some()
+        || first.delay_ms.is_some()
+    {
+        return Err(
+            "answer fields in [case.fetch] need `status` or `network`".into(),
+        );
+    }
+    for r in &f.routes {
+        let url = absolute_on(&start, &r.at);
+        if robots_oracle::fetch::origin(&url).is_none() {
+            return Err(format!(
+                "route `{}` is not a path or absolute URL",
+                r.at
+            ));
+        }
+        if routes.iter().any(|x: &Route| x.url == url) {
+            return Err(format!("two answers for `{url}`"));
+        }
+        routes.push(Route { url, answer: answer_of(&r.answer(), body)? });
+    }
+    if routes.is_empty() {
+        return Err(
+            "[case.fetch] needs `status`, `network` or `routes`".into()
+        );
+    }
+    let cached = match &f.cached {
+        Some(c) => Some(Cached {
+            body: c
+                .robots
+                .as_ref()
+                .map_or_else(|| body.clone(), |t| Arc::from(t.as_bytes())),
+            age: parse_duration(&c.age)?,
+            cache_control: c.cache_control.clone(),
+        }),
+        None => None,
+    };
+    Ok(Scenario {
+        start,
+        routes,
+        cached,
+        unreachable_for: match &f.unreachable_for {
+            Some(d) => parse_duration(d)?,
+            None => 0,
+        },
+        site_available: f.site_available.unwrap_or(true),
+    })
+}
+
+fn expected_policy(word: &str) -> Result<Expected, String> {
+    if word == "implementation-defined" {
+        return Ok(Expected::ImplementationDefined);
+    }
+    Policy::from_name(word)
+        .map(|p| Expected::Value(p.as_str().into()))
+        .ok_or_else(|| {
+            format!(
+                "policy `{word}`: use parse-body, allow-all, disallow-all, \
+                 use-cache or implementation-defined"
+            )
+        })
+}
+
+fn policy_expectation(
+    e: &ExpectToml,
+) -> Result<BTreeMap<String, Expected>, String> {
+    match e {
+        ExpectToml::Same(word) => Ok(same_for_all(expected_policy(word)?)),
+        ExpectToml::PerProfile(map) => {
+            let mut keys: Vec<&str> = map.keys().map(String::as_str).collect();
+            keys.sort_unstable();
+            let mut want: Vec<&str> = PROFILES.to_vec();
+            want.sort_unstable();
+            if keys != want {
+                return Err(format!(
+                    "a per-profile policy needs exactly the keys {}",
+                    PROFILES.join(", ")
+                ));
+            }
+            map.iter()
+                .map(|(k, v)| Ok((k.clone(), expected_policy(v)?)))
+                .collect()
+        }
+    }
+}
+
 fn same_for_all(e: Expected) -> BTreeMap<String, Expected> {
     PROFILES.iter().map(|p| (p.to_string(), e.clone())).collect()
 }
@@ -436,6 +761,15 @@ fn build_case(
         ));
     }
     let robots: Arc<[u8]> = body_of(c)?.into();
+    let fetch = match &c.fetch {
+        Some(f) => Some(Arc::new(
+            scenario_of(f, &robots).map_err(|e| format!("fetch: {e}"))?,
+        )),
+        None => None,
+    };
+    if c.policy.is_some() && fetch.is_none() {
+        return Err("`policy` needs a [case.fetch] table".into());
+    }
     let name = format!("{prefix}::{}", c.id);
     let mut checks = Vec::new();
     let mut warnings = Vec::new();
@@ -460,12 +794,19 @@ fn build_case(
                 REASONS.join(", ")
             ));
         }
-        checks.push(Check {
-            name: format!("{name}::{}", i + 1),
-            question: Question::Decide {
+        let question = match fetch {
+            Some(_) => Question::Fetch {
                 agent: ch.agent.clone(),
                 url: ch.url.clone(),
             },
+            None => Question::Decide {
+                agent: ch.agent.clone(),
+                url: ch.url.clone(),
+            },
+        };
+        checks.push(Check {
+            name: format!("{name}::{}", i + 1),
+            question,
             expect,
             why,
             rule_line: ch.rule_line,
@@ -514,10 +855,37 @@ fn build_case(
             r.expect.clone().into(),
         ));
     }
+    if let Some(p) = &c.policy {
+        let expect =
+            policy_expectation(p).map_err(|e| format!("policy: {e}"))?;
+        let open =
+            expect.values().any(|e| *e == Expected::ImplementationDefined);
+        if open && c.why.is_none() {
+            return Err("policy: implementation-defined needs `why`".into());
+        }
+        checks.push(Check {
+            name: format!("{name}::policy"),
+            question: Question::FetchPolicy,
+            expect,
+            why: c.why.clone(),
+            rule_line: None,
+            reason: None,
+        });
+    }
+    for (i, g) in c.governs.iter().enumerate() {
+        checks.push(value_check(
+            format!("governs-{}", i + 1),
+            Question::Governs {
+                robots_url: g.robots.clone(),
+                url: g.url.clone(),
+            },
+            g.expect.into(),
+        ));
+    }
     if checks.is_empty() {
         return Err("has no checks".into());
     }
-    if c.why.is_some() && c.check.is_empty() {
+    if c.why.is_some() && c.check.is_empty() && c.policy.is_none() {
         warnings.push("`why` on a case without verdict checks".to_string());
     }
     let case = Case {
@@ -533,6 +901,7 @@ fn build_case(
             .unwrap_or_else(|| vec![default_category.to_string()]),
         note: c.note.clone(),
         robots,
+        fetch,
         checks,
         ignore: c.ignore.clone(),
     };

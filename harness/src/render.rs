@@ -4,6 +4,7 @@
 use std::fmt::Write;
 
 use robots_adapters::Reply;
+use robots_oracle::fetch::{Answer, Scenario};
 
 use crate::case::{Case, Check, Question};
 use crate::suite::Suite;
@@ -55,7 +56,72 @@ pub fn describe_question(q: &Question) -> String {
             format!("valid-token token={token:?}")
         }
         Question::RobotsUrl { url } => format!("robots-url url={url:?}"),
+        Question::Fetch { agent, url } => {
+            format!("fetch, then decide agent={agent:?} url={url:?}")
+        }
+        Question::FetchPolicy => "fetch, then the access policy".into(),
+        Question::Governs { robots_url, url } => {
+            format!("governs robots={robots_url:?} url={url:?}")
+        }
     }
+}
+
+/// A fetch scenario as a few lines: the routes, the cache, the clock;
+/// then each distinct served body, line-numbered.
+pub fn describe_scenario(s: &Scenario) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "fetch: GET {}", s.start);
+    for r in &s.routes {
+        let delay = match &r.answer {
+            Answer::Response(resp) if resp.delay_ms > 0 => {
+                format!(" (after {} ms)", resp.delay_ms)
+            }
+            _ => String::new(),
+        };
+        let _ = writeln!(
+            out,
+            "  {} answers {}{delay}",
+            r.url,
+            r.answer.describe()
+        );
+    }
+    if let Some(c) = &s.cached {
+        let _ = writeln!(
+            out,
+            "  cached copy: {} s old, {} bytes{}",
+            c.age,
+            c.body.len(),
+            c.cache_control
+                .as_ref()
+                .map(|v| format!(", Cache-Control: {v}"))
+                .unwrap_or_default()
+        );
+    }
+    if s.unreachable_for > 0 {
+        let _ =
+            writeln!(out, "  unreachable for {} s before", s.unreachable_for);
+    }
+    if !s.site_available {
+        let _ = writeln!(out, "  the rest of the site is down");
+    }
+    let mut shown: Vec<&[u8]> = Vec::new();
+    for r in &s.routes {
+        if let Answer::Response(resp) = &r.answer
+            && !resp.body.is_empty()
+            && !shown.contains(&&resp.body[..])
+        {
+            shown.push(&resp.body);
+            let _ = writeln!(out, "body of {}:", r.url);
+            out.push_str(&numbered_body(&resp.body));
+        }
+    }
+    if let Some(c) = &s.cached
+        && !c.body.is_empty()
+    {
+        let _ = writeln!(out, "body of the cached copy:");
+        out.push_str(&numbered_body(&c.body));
+    }
+    out
 }
 
 /// A reply in one line.
@@ -85,9 +151,26 @@ pub fn failure(
 ) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{detail}");
-    let _ =
-        writeln!(out, "robots.txt ({}:{}):", case.file.display(), case.line);
-    out.push_str(&numbered_body(&case.robots));
+    match &case.fetch {
+        Some(s) => {
+            let _ = writeln!(
+                out,
+                "scenario ({}:{}):",
+                case.file.display(),
+                case.line
+            );
+            out.push_str(&describe_scenario(s));
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "robots.txt ({}:{}):",
+                case.file.display(),
+                case.line
+            );
+            out.push_str(&numbered_body(&case.robots));
+        }
+    }
     let _ = writeln!(out, "query: {}", describe_question(&check.question));
     let _ = writeln!(
         out,

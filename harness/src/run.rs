@@ -1,10 +1,14 @@
 //! Running checks through an adapter and judging the replies against the
 //! case's expectation for a profile.
 
+use std::sync::Arc;
+
 use robots_adapters::{Adapter, Reply, Request, Verdict};
+use robots_oracle::fetch::{Answer, Scenario};
 use serde::Serialize;
 
 use crate::case::{Case, Check, Expected, Question};
+use crate::fixture::Fixture;
 
 /// How one check went for one adapter.
 #[derive(
@@ -86,6 +90,68 @@ pub fn request(case: &Case, check: &Check) -> Request {
             Request::ValidToken { token: token.clone() }
         }
         Question::RobotsUrl { url } => Request::RobotsUrl { url: url.clone() },
+        Question::Fetch { agent, url } => Request::Fetch {
+            scenario: scenario_of(case),
+            agent: agent.clone(),
+            url: url.clone(),
+            live: None,
+        },
+        Question::FetchPolicy => {
+            Request::FetchPolicy { scenario: scenario_of(case) }
+        }
+        Question::Governs { robots_url, url } => Request::Governs {
+            robots_url: robots_url.clone(),
+            url: url.clone(),
+        },
+    }
+}
+
+/// The case's fetch scenario (a fetch question always has one; a bare
+/// 404 stands in otherwise).
+fn scenario_of(case: &Case) -> Arc<Scenario> {
+    case.fetch
+        .clone()
+        .unwrap_or_else(|| Arc::new(Scenario::single(Answer::status(404))))
+}
+
+/// Whether `adapter` answers fetch requests by fetching over HTTP, so
+/// that the fixture server must serve the scenario.
+fn fetches_live(caps: &robots_adapters::Capabilities) -> bool {
+    caps.fetch && !caps.access_result
+}
+
+/// Starts a fixture for `case` when some of `requests` are live fetches
+/// for an adapter that fetches by itself, and points them at it. Requests
+/// the fixture cannot serve get their reply in `refused`.
+fn serve_live(
+    case: &Case,
+    requests: &mut [Request],
+    refused: &mut [Option<Reply>],
+) -> Option<Fixture> {
+    let scenario = case.fetch.as_ref()?;
+    if !requests.iter().any(|r| matches!(r, Request::Fetch { .. })) {
+        return None;
+    }
+    let fixture = Fixture::supports(scenario).and_then(|()| {
+        Fixture::start(scenario).map_err(|e| format!("fixture server: {e}"))
+    });
+    match fixture {
+        Ok(f) => {
+            for r in requests.iter_mut() {
+                if let Request::Fetch { url, live, .. } = r {
+                    *live = Some(f.live(url));
+                }
+            }
+            Some(f)
+        }
+        Err(why) => {
+            for (r, slot) in requests.iter().zip(refused.iter_mut()) {
+                if matches!(r, Request::Fetch { .. }) {
+                    *slot = Some(Reply::not_applicable(why.clone()));
+                }
+            }
+            None
+        }
     }
 }
 
@@ -185,19 +251,36 @@ pub struct CheckResult {
 
 /// Asks `adapter` every check of `cases` (one batch per case), judging
 /// against `profile`. Checks the adapter cannot express are not asked.
+///
+/// For an adapter that fetches robots.txt by itself (capability `fetch`),
+/// the fetch checks of a case are asked while a [`Fixture`] serves the
+/// case's scenario on loopback; the fixture is stopped before the next
+/// case. Nothing is left running when this returns.
 pub fn run_cases<'a>(
     adapter: &mut dyn Adapter,
     profile: &str,
     cases: impl IntoIterator<Item = (&'a Case, Vec<&'a Check>)>,
 ) -> Vec<CheckResult> {
     let caps = adapter.info().capabilities;
+    let live = fetches_live(&caps);
     let mut results = Vec::new();
     for (case, checks) in cases {
         let mut asked = Vec::new();
         let mut requests = Vec::new();
         let mut replies: Vec<Option<Reply>> = Vec::new();
-        for check in &checks {
-            let req = request(case, check);
+        let mut built: Vec<Request> =
+            checks.iter().map(|check| request(case, check)).collect();
+        let mut refused: Vec<Option<Reply>> = vec![None; built.len()];
+        let fixture = if live {
+            serve_live(case, &mut built, &mut refused)
+        } else {
+            None
+        };
+        for (req, refusal) in built.into_iter().zip(refused) {
+            if let Some(reply) = refusal {
+                replies.push(Some(reply));
+                continue;
+            }
             match caps.admits(&req) {
                 Ok(()) => {
                     asked.push(replies.len());
@@ -208,6 +291,9 @@ pub fn run_cases<'a>(
             }
         }
         let mut answers = adapter.answer_batch(&requests).into_iter();
+        if let Some(f) = fixture {
+            f.stop();
+        }
         for slot in asked {
             replies[slot] = Some(
                 answers.next().unwrap_or(Reply::ProtocolError {

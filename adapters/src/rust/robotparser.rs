@@ -4,7 +4,15 @@
 //! Takes the body as `&str` (invalid UTF-8 replaced) and absolute URLs on
 //! the robots.txt file's origin (`https://example.com`); it answers
 //! "disallowed" for any other origin, so paths are joined onto it.
+//!
+//! `fetch`: the crate's own fetch, `RobotsTxtClient::fetch_robots_txt`
+//! on a `reqwest::blocking::Client` (no proxy, the harness's timeout),
+//! for the fixture's origin; then `can_fetch` on the fixture URL. The
+//! crate maps 401/403 to "disallow all", 200 to the rules and every other
+//! status (2xx, 4xx, 5xx alike) to "allow all"; a transport error is its
+//! `Err`, reported as an error.
 
+use robotparser::http::RobotsTxtClient;
 use robotparser::parser::parse_robots_txt;
 use robotparser::service::RobotsTxtService;
 use url::Url;
@@ -22,6 +30,7 @@ impl Parser for Robotparser {
         let caps = Capabilities {
             sitemaps: true,
             crawl_delay: true,
+            fetch: true,
             ..Capabilities::decide_only()
         };
         info("rust-robotparser", "robotparser 0.11.0", "google", caps)
@@ -52,6 +61,9 @@ impl Parser for Robotparser {
                         .into(),
                 )
             }
+            Request::Fetch { agent, live: Some(live), .. } => {
+                fetch(&live.robots_url, agent, &live.url, live.timeout)
+            }
             other => {
                 let (robots, agent, url) = match decide_parts(other) {
                     Ok(parts) => parts,
@@ -66,5 +78,31 @@ impl Parser for Robotparser {
                 Reply::verdict(r.can_fetch(agent, &target))
             }
         }
+    }
+}
+
+/// The crate's own fetch of `robots_url`'s origin, then `can_fetch`.
+fn fetch(
+    robots_url: &str,
+    agent: &str,
+    url: &str,
+    timeout: std::time::Duration,
+) -> Reply {
+    let error = |message: String| Reply::Error { message };
+    let (Ok(robots), Ok(target)) = (Url::parse(robots_url), Url::parse(url))
+    else {
+        return error(format!("url crate rejects {robots_url} or {url}"));
+    };
+    let client = match reqwest::blocking::Client::builder()
+        .no_proxy()
+        .timeout(timeout)
+        .build()
+    {
+        Ok(c) => c,
+        Err(e) => return error(format!("cannot build the client: {e}")),
+    };
+    match client.fetch_robots_txt(robots.origin()) {
+        Ok(r) => Reply::verdict(r.get_result().can_fetch(agent, &target)),
+        Err(e) => error(format!("fetch failed: {e:?}")),
     }
 }

@@ -3,8 +3,18 @@
 //!
 //! Takes the body as bytes and the crawler's token, and a path. Stops
 //! parsing at 500 KiB (`BYTE_LIMIT`).
+//!
+//! `fetch` (model only, `access_result`): the crate does no I/O, but
+//! `Robots::from_access(AccessResult, agent)` is its mapping of an access
+//! result (RFC 9309 §2.3.1) to rules. The adapter classifies the
+//! scenario's fetch outcome as the crate's `AccessResult` documents it:
+//! 2xx is `Successful(body)`; no file within five consecutive redirects
+//! is `TooManyRedirects`; 4xx is `Unavailable`; 5xx, any other status and
+//! network errors are `Unreachable`. The crate has no cache and no clock,
+//! so scenarios with a cached copy or a past outage are not applicable.
 
-use robotxt::Robots;
+use robots_oracle::fetch::{Answer, Scenario};
+use robotxt::{AccessResult, Robots};
 
 use super::{decide_parts, info, path_and_query};
 use crate::isolate::Parser;
@@ -19,6 +29,7 @@ impl Parser for Robotxt {
         let caps = Capabilities {
             sitemaps: true,
             crawl_delay: true,
+            access_result: true,
             ..Capabilities::decide_only()
         };
         info("rust-robotxt", "robotxt 0.7.0", "rfc9309", caps)
@@ -45,6 +56,9 @@ impl Parser for Robotxt {
                         .into(),
                 )
             }
+            Request::Fetch { scenario, agent, url, .. } => {
+                from_access(scenario, agent, url)
+            }
             other => {
                 let (robots, agent, url) = match decide_parts(other) {
                     Ok(parts) => parts,
@@ -55,4 +69,24 @@ impl Parser for Robotxt {
             }
         }
     }
+}
+
+/// `Robots::from_access` on the scenario's fetch outcome.
+fn from_access(scenario: &Scenario, agent: &str, url: &str) -> Reply {
+    if scenario.cached.is_some() || scenario.unreachable_for > 0 {
+        return Reply::not_applicable("no cache or outage clock in robotxt");
+    }
+    let fetched = scenario.fetch(5);
+    let access = match fetched.last() {
+        _ if fetched.too_many_redirects => AccessResult::TooManyRedirects,
+        Some(Answer::Response(r)) if (200..300).contains(&r.status) => {
+            AccessResult::Successful(&r.body)
+        }
+        Some(Answer::Response(r)) if (400..500).contains(&r.status) => {
+            AccessResult::Unavailable
+        }
+        _ => AccessResult::Unreachable,
+    };
+    let r = Robots::from_access(access, agent);
+    Reply::verdict(r.is_allowed(&path_and_query(url)))
 }

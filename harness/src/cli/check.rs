@@ -26,6 +26,10 @@ pub struct Args {
     /// Print the decisions as JSON
     #[arg(long)]
     json: bool,
+    /// Ask this adapter instead of the oracle; `all` asks every ready
+    /// adapter and prints the answers side by side with the oracle's
+    #[arg(long)]
+    adapter: Option<String>,
     /// URLs: absolute, or paths with optional query
     #[arg(required = true, value_name = "URL")]
     urls: Vec<String>,
@@ -42,8 +46,75 @@ fn read_body(path: &PathBuf) -> anyhow::Result<Vec<u8>> {
     std::fs::read(path).with_context(|| format!("reading {}", path.display()))
 }
 
+/// Every ready adapter's answer for each URL, beside the oracle's.
+fn side_by_side(a: &Args, requests: &[Request]) -> anyhow::Result<i32> {
+    use robots_adapters::process::Limits;
+    use robots_adapters::registry::{self, Host, Status};
+    let host =
+        std::env::current_exe().map(Host::Process).unwrap_or(Host::Thread);
+    let entries: Vec<_> = registry::all()
+        .into_iter()
+        .filter(|e| registry::status(e) == Status::Ready)
+        .collect();
+    let answers: Vec<(String, Vec<Reply>)> = std::thread::scope(|s| {
+        let handles: Vec<_> = entries
+            .iter()
+            .map(|e| {
+                let host = &host;
+                s.spawn(move || {
+                    let mut adapter =
+                        registry::open(e, Limits::default(), host);
+                    let caps = adapter.info().capabilities;
+                    let replies = requests
+                        .iter()
+                        .map(|r| match caps.admits(r) {
+                            Ok(()) => adapter.answer(r),
+                            Err(why) => Reply::not_applicable(why),
+                        })
+                        .collect();
+                    (e.info.name.clone(), replies)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("adapter thread"))
+            .collect()
+    });
+    let oracle_name = Reference::name_for(&a.profile);
+    for (i, url) in a.urls.iter().enumerate() {
+        println!("{url}");
+        let oracle = answers
+            .iter()
+            .find(|(n, _)| *n == oracle_name)
+            .map(|(_, r)| r[i].word());
+        for (name, replies) in &answers {
+            let word = replies[i].word();
+            let mark = match (oracle, &replies[i]) {
+                (_, Reply::NotApplicable { .. }) => "",
+                (Some(o), _) if o != word => "  <- differs from the oracle",
+                _ => "",
+            };
+            println!("  {word:<15} {name}{mark}");
+        }
+    }
+    Ok(0)
+}
+
 pub fn run(a: Args) -> anyhow::Result<i32> {
     let robots: Arc<[u8]> = read_body(&a.robots)?.into();
+    if a.adapter.as_deref() == Some("all") {
+        let requests: Vec<Request> = a
+            .urls
+            .iter()
+            .map(|url| Request::Decide {
+                robots: robots.clone(),
+                agent: a.agent.clone(),
+                url: url.clone(),
+            })
+            .collect();
+        return side_by_side(&a, &requests);
+    }
     // OK: clap restricts --profile to the built-in names.
     let mut adapter =
         Reference::for_profile(&a.profile).expect("built-in profile");

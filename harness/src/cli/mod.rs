@@ -2,9 +2,11 @@
 //! 1 ran and found failures (where that applies), 2 usage or I/O error.
 
 mod adapters;
+mod bench;
 mod certify;
 mod check;
 mod coverage;
+mod diff;
 mod matrix;
 mod run;
 mod serve;
@@ -41,6 +43,12 @@ enum Command {
     Adapters(adapters::Args),
     /// Speak the adapter protocol on stdin/stdout with the oracle.
     Serve(serve::Args),
+    /// Time the oracle against the in-process Rust parsers.
+    Bench(bench::Args),
+    /// Differential fuzzing: find, minimise and classify disagreements.
+    Diff(diff::Args),
+    /// Move fuzz findings into spec-cases/ after they validate.
+    Promote(diff::PromoteArgs),
 }
 
 /// Where the cases are: `--cases DIR`, else the default (see
@@ -71,5 +79,8 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Certify(a) => certify::run(a),
         Command::Adapters(a) => adapters::run(a),
         Command::Serve(a) => serve::run(a),
+        Command::Bench(a) => bench::run(a),
+        Command::Diff(a) => diff::run(a),
+        Command::Promote(a) => diff::promote(a),
     }
 }

@@ -1,0 +1,84 @@
+#!/bin/sh
+# Fills fuzz/corpus/<target>/ with seeds built from the robots.txt bodies of
+# spec-cases/**/*.toml (`robots`, `robots_hex`, `robots_base64`,
+# `robots_parts`). Idempotent: each seed is named by the SHA-1 of its bytes,
+# as libFuzzer names its own finds. fuzz/corpus is git-ignored.
+#
+#   parse          the body, and `body NUL agent NUL url` for each check
+#                  (the layout the target splits on; bodies up to 4 KiB)
+#   decide,        the body as a byte stream: these targets read it through
+#   differential   `Check::arbitrary`, so a seed is only a starting point
+#                  for mutation; libFuzzer grows the real corpus in seconds
+#
+# Bodies over MAX_SEED bytes (default 32768) are left out: libFuzzer sizes
+# -max_len from the largest seed, and big inputs slow every run.
+# Usage: fuzz/seed.sh [TARGET...]   (default: parse decide differential)
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+targets=${*:-parse decide differential}
+MAX_SEED=${MAX_SEED:-32768} python3 - "$here/../spec-cases" "$here/corpus" $targets <<'EOF'
+import base64, hashlib, os, pathlib, sys, tomllib
+
+cases_dir, corpus, targets = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3:]
+max_seed = int(os.environ["MAX_SEED"])
+
+def hex_bytes(s):
+    return bytes.fromhex("".join(s.split()))
+
+def body_of(case):
+    if "robots" in case:
+        return case["robots"].encode("utf-8")
+    if "robots_hex" in case:
+        return hex_bytes(case["robots_hex"])
+    if "robots_base64" in case:
+        return base64.b64decode(case["robots_base64"].strip())
+    if "robots_parts" in case:
+        out = bytearray()
+        for p in case["robots_parts"]:
+            if "text" in p:
+                out += p["text"].encode("utf-8")
+            elif "hex" in p:
+                out += hex_bytes(p["hex"])
+            elif "repeat" in p:
+                out += p["repeat"].encode("utf-8") * p["times"]
+            elif "pad" in p:
+                pad = p["pad"].encode("utf-8")
+                while len(out) < p["to"]:
+                    out += pad[: p["to"] - len(out)]
+        return bytes(out)
+    return None
+
+seeds = set()
+skipped = 0
+for path in sorted(cases_dir.rglob("*.toml")):
+    try:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        print(f"seed.sh: skipping {path}: {e}", file=sys.stderr)
+        continue
+    for case in doc.get("case", []):
+        body = body_of(case)
+        if body is None:
+            continue
+        if len(body) > max_seed:
+            skipped += 1
+            continue
+        seeds.add(("body", body))
+        for check in case.get("check", []):
+            tail = f"\0{check['agent']}\0{check['url']}".encode("utf-8")
+            if len(body) <= 4096:  # long bodies: one seed is enough
+                seeds.add(("steered", body + tail))
+
+for target in targets:
+    d = corpus / target
+    d.mkdir(parents=True, exist_ok=True)
+    n = 0
+    for kind, data in sorted(seeds):
+        if kind == "steered" and target != "parse":
+            continue
+        f = d / hashlib.sha1(data).hexdigest()
+        if not f.exists():
+            f.write_bytes(data)
+        n += 1
+    print(f"seed.sh: {target}: {n} seeds in {d} ({skipped} bodies over {max_seed} bytes left out)")
+EOF
