@@ -34,15 +34,13 @@ pub(crate) struct Selection {
 fn names(value: &str, token: &str, how: AgentMatch) -> bool {
     match how {
         AgentMatch::Exact => value.eq_ignore_ascii_case(token),
+        // An empty value is a substring and a prefix of every token, as
+        // in the parsers these readings model (`"" in token`).
         AgentMatch::Substring => {
-            !value.is_empty()
-                && token
-                    .to_ascii_lowercase()
-                    .contains(&value.to_ascii_lowercase())
+            token.to_ascii_lowercase().contains(&value.to_ascii_lowercase())
         }
         AgentMatch::Prefix => {
-            !value.is_empty()
-                && token.len() >= value.len()
+            token.len() >= value.len()
                 && token.as_bytes()[..value.len()]
                     .eq_ignore_ascii_case(value.as_bytes())
         }

@@ -3,10 +3,18 @@
 //! disallow of equal specificity give allow (R2.2.2-8); no match, or no
 //! group, gives allow (R2.2.2-9, R2.2.1-9); `/robots.txt` is always
 //! allowed (R2.2.2-10).
+//!
+//! [`RobotsTxt::decide_linear`] is the plain reading: every rule, each
+//! piece searched octet by octet. [`RobotsTxt::decide`] gets the same
+//! decision faster: once a group has been consulted a few times it tries
+//! only the rules `index` names as candidates, and it searches long
+//! targets through `pattern::Haystack`.
 
 use crate::agent::{is_valid_product_token, select};
 use crate::explain::{Decision, Reason, RuleMatch, Verdict};
+
 use crate::parse::{RobotsTxt, Rule, RuleKind};
+use crate::pattern::{Find, Haystack, Plain};
 use crate::profile::{Precedence, Priority};
 use crate::target::{Error, match_octets};
 
@@ -32,6 +40,42 @@ impl RobotsTxt {
     ///
     /// When `url` is neither an absolute URL nor a path from `/`.
     pub fn decide(&self, agent: &str, url: &str) -> Result<Decision, Error> {
+        self.decide_by(agent, url, Scan::Adaptive)
+    }
+
+    /// The plain reading of [`RobotsTxt::decide`]: every rule of the
+    /// obeyed groups is matched, in file order. Same decision, slower on
+    /// large groups; kept as the reference the fast path is tested
+    /// against.
+    ///
+    /// # Errors
+    ///
+    /// When `url` is neither an absolute URL nor a path from `/`.
+    pub fn decide_linear(
+        &self,
+        agent: &str,
+        url: &str,
+    ) -> Result<Decision, Error> {
+        self.decide_by(agent, url, Scan::Linear)
+    }
+
+    /// [`RobotsTxt::decide`] with every group's rule index built at once,
+    /// whatever its size: tests run every case through this path too.
+    #[doc(hidden)]
+    pub fn decide_indexed(
+        &self,
+        agent: &str,
+        url: &str,
+    ) -> Result<Decision, Error> {
+        self.decide_by(agent, url, Scan::Indexed)
+    }
+
+    fn decide_by(
+        &self,
+        agent: &str,
+        url: &str,
+        scan: Scan,
+    ) -> Result<Decision, Error> {
         let p = &self.profile;
         let target = match_octets(url, p)?;
         let mut d = Decision {
@@ -55,10 +99,34 @@ impl RobotsTxt {
         if selection.groups.is_empty() {
             return Ok(d);
         }
+        let hay = Haystack::new(&target);
+        let how = p.priority;
         for &i in &selection.groups {
-            for rule in &self.groups[i].rules {
-                d.candidates.extend(rule_match(rule, &target, p.priority));
-            }
+            let rules = &self.groups[i].rules;
+            let index = match scan {
+                Scan::Linear => None,
+                Scan::Adaptive => self.indexes[i].get(rules, false),
+                Scan::Indexed => self.indexes[i].get(rules, true),
+            };
+            let found = match (scan, index) {
+                (Scan::Linear, _) => {
+                    let plain = Plain(&target);
+                    rules
+                        .iter()
+                        .filter_map(|r| rule_match(r, &plain, how))
+                        .collect()
+                }
+                (_, Some(index)) => index
+                    .candidates(&target)
+                    .into_iter()
+                    .filter_map(|r| rule_match(&rules[r], &hay, how))
+                    .collect(),
+                (_, None) => rules
+                    .iter()
+                    .filter_map(|r| rule_match(r, &hay, how))
+                    .collect(),
+            };
+            d.candidates.extend::<Vec<_>>(found);
         }
         d.candidates.sort_by_key(|c| c.line);
         let (verdict, reason, winner) = match p.precedence {
@@ -73,43 +141,44 @@ impl RobotsTxt {
         Ok(d)
     }
 
-    /// The plain reading of [`RobotsTxt::decide`]: every rule of the
-    /// obeyed groups is matched, in file order. Same decision, slower on
-    /// large groups; kept as the reference the fast path is tested
-    /// against.
-    ///
-    /// # Errors
-    ///
-    /// When `url` is neither an absolute URL nor a path from `/`.
-    pub fn decide_linear(
-        &self,
-        agent: &str,
-        url: &str,
-    ) -> Result<Decision, Error> {
-        self.decide(agent, url)
-    }
-
     /// `decide(..).is_allowed()`, with a URL that is not a path allowed.
     pub fn is_allowed(&self, agent: &str, url: &str) -> bool {
         self.decide(agent, url).map_or(true, |d| d.is_allowed())
     }
 }
 
+/// Which rules a decision tries.
+#[derive(Clone, Copy)]
+enum Scan {
+    /// Every rule, searched octet by octet: the plain reading.
+    Linear,
+    /// The index's candidates once the group has an index (see
+    /// `index::LazyIndex`), else every rule; long targets are searched
+    /// through their octet table.
+    Adaptive,
+    /// As `Adaptive`, with every group indexed at once.
+    Indexed,
+}
+
 /// How `rule` matches `target`, if it does. Empty rules never match (A8).
-fn rule_match(rule: &Rule, target: &[u8], how: Priority) -> Option<RuleMatch> {
-    let patterns = std::iter::once(&rule.pattern).chain(&rule.directory);
-    let (pattern, end) = patterns
-        .filter(|p| !p.is_empty())
-        .find_map(|p| p.matches(target).map(|end| (p, end)))?;
+fn rule_match(
+    rule: &Rule,
+    target: &impl Find,
+    how: Priority,
+) -> Option<RuleMatch> {
+    let (shape, end) = rule
+        .shapes()
+        .filter(|s| !s.is_empty())
+        .find_map(|s| s.matches_in(target).map(|end| (s, end)))?;
     let priority = match how {
-        Priority::PatternOctets => pattern.normalized().len(),
+        Priority::PatternOctets => shape.normalized().len(),
         Priority::MatchedOctets => end,
     };
     Some(RuleMatch {
         line: rule.line,
         kind: rule.kind,
         pattern: lossy(&rule.value),
-        normalized: lossy(pattern.normalized()),
+        normalized: lossy(shape.normalized()),
         priority,
     })
 }

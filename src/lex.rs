@@ -182,37 +182,53 @@ fn raw_key_text(line: &[u8]) -> String {
 }
 
 /// The lines of a robots.txt body, with file-level notes (BOM, limit).
-pub(crate) struct Lexed<'a> {
-    pub lines: Vec<Line<'a>>,
+pub(crate) struct Lexed<'a, 'p> {
+    pub lines: Lines<'a, 'p>,
     pub bom_skipped: bool,
     pub limit_reached: bool,
 }
 
+/// The lines of a body, read one at a time (nothing is collected).
+pub(crate) struct Lines<'a, 'p> {
+    body: &'a [u8],
+    number: u32,
+    profile: &'p Profile,
+}
+
+impl<'a> Iterator for Lines<'a, '_> {
+    type Item = Line<'a>;
+
+    fn next(&mut self) -> Option<Line<'a>> {
+        if self.body.is_empty() {
+            return None;
+        }
+        let cr_ends = self.profile.cr_ends_line;
+        let end = self
+            .body
+            .iter()
+            .position(|&b| b == b'\n' || (b == b'\r' && cr_ends))
+            .unwrap_or(self.body.len());
+        let mut text = &self.body[..end];
+        if !cr_ends && self.body.get(end) == Some(&b'\n') {
+            // LF-only line ends still treat CRLF as one.
+            text = text.strip_suffix(b"\r").unwrap_or(text);
+        }
+        let line = lex_line(text, self.number, self.profile);
+        let crlf = self.body[end..].starts_with(b"\r\n");
+        let next = (end + 1 + usize::from(crlf)).min(self.body.len());
+        self.body = &self.body[next..];
+        self.number = self.number.saturating_add(1);
+        Some(line)
+    }
+}
+
 /// Splits `body` into lines at CR, LF or CRLF (`NL`), after skipping a BOM
 /// and cutting at the parse limit. A last line without NL is still a line.
-pub(crate) fn lex<'a>(body: &'a [u8], p: &Profile) -> Lexed<'a> {
+pub(crate) fn lex<'a, 'p>(body: &'a [u8], p: &'p Profile) -> Lexed<'a, 'p> {
     let (body, bom_skipped) = skip_bom(body, p.bom);
     let limit_reached = body.len() > p.parse_limit;
     let body = &body[..body.len().min(p.parse_limit)];
-    let mut lines = Vec::with_capacity(body.len() / 24 + 1);
-    let mut start = 0;
-    let mut number: u32 = 1;
-    let mut i = 0;
-    while i < body.len() {
-        let b = body[i];
-        if b == b'\n' || (b == b'\r' && p.cr_ends_line) {
-            lines.push(lex_line(&body[start..i], number, p));
-            number = number.saturating_add(1);
-            if b == b'\r' && body.get(i + 1) == Some(&b'\n') {
-                i += 1;
-            }
-            start = i + 1;
-        }
-        i += 1;
-    }
-    if start < body.len() {
-        lines.push(lex_line(&body[start..], number, p));
-    }
+    let lines = Lines { body, number: 1, profile: p };
     Lexed { lines, bom_skipped, limit_reached }
 }
 

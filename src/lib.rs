@@ -60,6 +60,7 @@ mod diag;
 mod encode;
 mod explain;
 pub mod fetch;
+mod index;
 mod lex;
 mod parse;
 mod pattern;

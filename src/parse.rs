@@ -8,8 +8,9 @@
 //! ignored (R2.2.2-15). Does not select groups for a crawler; see `agent`.
 
 use crate::diag::{Diagnostic, DiagnosticKind};
+use crate::index::LazyIndex;
 use crate::lex::{Content, Key, Line, lex};
-use crate::pattern::Pattern;
+use crate::pattern::{Pattern, Shape};
 use crate::profile::Profile;
 
 /// Whether a rule allows or disallows.
@@ -52,14 +53,22 @@ pub struct Rule {
     /// The value as written (trimmed, comment removed).
     pub value: Box<[u8]>,
     pub(crate) pattern: Pattern,
-    /// Google's `index.html` extension: also `/dir/$` (GRT-7).
-    pub(crate) directory: Option<Pattern>,
+    /// Google's `index.html` extension: also `/dir/$` (GRT-7), as value
+    /// and pattern.
+    pub(crate) directory: Option<Box<(Box<[u8]>, Pattern)>>,
 }
 
 impl Rule {
     /// The pattern after percent-encoding normalisation.
     pub fn normalized(&self) -> &[u8] {
-        self.pattern.normalized()
+        self.pattern.shape(&self.value).normalized()
+    }
+
+    /// The rule's pattern, then the derived `/dir/$` one if any.
+    pub(crate) fn shapes(&self) -> impl Iterator<Item = Shape<'_>> {
+        let directory = self.directory.as_deref();
+        std::iter::once(self.pattern.shape(&self.value))
+            .chain(directory.map(|(value, p)| p.shape(value)))
     }
 }
 
@@ -101,6 +110,8 @@ pub struct RobotsTxt {
     pub(crate) records: Vec<Record>,
     pub(crate) diagnostics: Vec<Diagnostic>,
     pub(crate) profile: Profile,
+    /// One rule index per group, built on first use (see `index`).
+    pub(crate) indexes: Box<[LazyIndex]>,
 }
 
 /// The builder's state between lines.
@@ -190,6 +201,7 @@ impl Builder<'_> {
             return self.note(line, DiagnosticKind::RuleOutsideGroup);
         }
         if p.reject_invalid_utf8_patterns
+            && !value.is_ascii()
             && std::str::from_utf8(value).is_err()
         {
             return self.note(line, DiagnosticKind::InvalidUtf8);
@@ -201,7 +213,10 @@ impl Builder<'_> {
         let directory = (kind == RuleKind::Allow && p.index_html_is_dir)
             .then(|| index_html_directory(value))
             .flatten()
-            .map(|dir| Pattern::compile(&dir, p));
+            .map(|dir| {
+                let pattern = Pattern::compile(&dir, p);
+                Box::new((dir.into_boxed_slice(), pattern))
+            });
         let rule = Rule {
             line,
             kind,
@@ -276,15 +291,17 @@ impl RobotsTxt {
         if lexed.bom_skipped {
             b.note(1, DiagnosticKind::BomSkipped);
         }
-        for line in &lexed.lines {
-            b.line(line);
+        let mut last = 1;
+        for line in lexed.lines {
+            last = line.number;
+            b.line(&line);
         }
         if lexed.limit_reached {
-            let last = lexed.lines.last().map_or(1, |l| l.number);
             b.note(last, DiagnosticKind::ParseLimitReached);
         }
         b.close();
         RobotsTxt {
+            indexes: b.groups.iter().map(|_| LazyIndex::default()).collect(),
             groups: b.groups,
             sitemaps: b.sitemaps,
             records: b.records,

@@ -1,114 +1,260 @@
 //! Path patterns: `*`, a final `$`, percent-encoding normalisation, and
 //! the match itself (R2.2.2-4, R2.2.2-13, R2.2.3-1, R2.2.2-11/12).
 //!
-//! A pattern is compiled once into literal pieces separated by `*`, with
-//! an end anchor when its last character is `$`. Knows nothing of groups
-//! or agents; see `agent`. Knows nothing of which rule wins; see `decide`.
+//! A pattern is compiled once into its canonical text (kept only when it
+//! differs from the value as written, which is rare) and whether it ends
+//! in an anchoring `$`; its literal pieces are the text between `*`s.
+//! Knows nothing of groups or agents; see `agent`. Knows nothing of which
+//! rule wins; see `decide`.
 //!
 //! # Complexity
 //!
-//! [`Pattern::matches`] places each literal piece at its leftmost
-//! occurrence after the previous one. For patterns whose only operator is
-//! `*` this greedy placement finds a match whenever one exists (any match
-//! can be shifted left piece by piece), and it never backtracks: one call
-//! costs O(|target| · |pattern|) at worst. [`matches_reference`] is the
-//! plain dynamic-programming reading of the RFC; tests check that both
-//! agree.
+//! [`Shape::matches`] places each literal piece at its leftmost occurrence
+//! after the previous one. For patterns whose only operator is `*` this
+//! greedy placement finds a match whenever one exists (any match can be
+//! shifted left piece by piece), and it never backtracks: one call costs
+//! O(|target| · |pattern|) at worst, O(|target| + |pattern|) typically.
+//! [`Haystack`] answers the "leftmost occurrence" question for long
+//! targets from a table of where each octet occurs, trying only the
+//! occurrences of the piece's rarest octet. [`matches_reference`] is the
+//! plain dynamic-programming reading of the RFC; tests check that all of
+//! these agree.
+
+use std::cell::OnceCell;
 
 use crate::encode::{Canon, canonicalize_into};
 use crate::profile::Profile;
 
-/// A compiled path pattern.
+/// A compiled path pattern, stored beside the value it was compiled from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Pattern {
-    /// Literal pieces, canonicalised; `pieces.len() - 1` wildcards.
-    pieces: Vec<Box<[u8]>>,
-    /// The pattern ended in `$`.
+    /// The canonical text, `*` and `$` included, when it differs from the
+    /// value as written; `None` when the value is already canonical.
+    canonical: Option<Box<[u8]>>,
+    /// The text's last octet is an anchoring `$`.
     anchored: bool,
-    /// The canonical pattern text, `*` and `$` included.
-    normalized: Box<[u8]>,
+    /// `*` in the text is a wildcard (profile `wildcards`).
+    wildcards: bool,
+}
+
+/// A value no normalisation step changes: ASCII without `%`, `*`, `$`.
+fn is_plain(value: &[u8]) -> bool {
+    value.iter().all(|&b| b < 0x80 && !matches!(b, b'%' | b'*' | b'$'))
 }
 
 impl Pattern {
     /// Compiles a rule's value (trimmed, comment removed).
     pub fn compile(value: &[u8], p: &Profile) -> Pattern {
+        let plain = Pattern {
+            canonical: None,
+            anchored: false,
+            wildcards: p.wildcards,
+        };
+        if is_plain(value) {
+            return plain;
+        }
         let canon = Canon::for_pattern(p);
         let (body, anchored) = match value.split_last() {
             Some((b'$', rest)) if p.wildcards => (rest, true),
             _ => (value, false),
         };
-        let mut pieces = Vec::new();
-        let mut normalized = Vec::with_capacity(value.len());
-        let raw_pieces: Vec<&[u8]> = if p.wildcards {
-            body.split(|&b| b == b'*').collect()
-        } else {
-            vec![body]
-        };
-        for (i, raw) in raw_pieces.iter().enumerate() {
-            if i > 0 {
-                normalized.push(b'*');
+        let mut text = Vec::with_capacity(value.len() + 8);
+        if p.wildcards {
+            for (i, raw) in body.split(|&b| b == b'*').enumerate() {
+                if i > 0 {
+                    text.push(b'*');
+                }
+                canonicalize_into(raw, canon, &mut text);
             }
-            let start = normalized.len();
-            canonicalize_into(raw, canon, &mut normalized);
-            pieces.push(normalized[start..].into());
+        } else {
+            canonicalize_into(body, canon, &mut text);
         }
         if anchored {
-            normalized.push(b'$');
+            text.push(b'$');
         }
-        Pattern { pieces, anchored, normalized: normalized.into() }
+        let canonical = (*text != *value).then(|| text.into());
+        Pattern { canonical, anchored, ..plain }
     }
 
+    /// The pattern's shape, given the value it was compiled from.
+    pub fn shape<'a>(&'a self, value: &'a [u8]) -> Shape<'a> {
+        Shape {
+            text: self.canonical.as_deref().unwrap_or(value),
+            anchored: self.anchored,
+            wildcards: self.wildcards,
+        }
+    }
+}
+
+/// A compiled pattern ready to match: its canonical text and operators.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Shape<'a> {
+    text: &'a [u8],
+    anchored: bool,
+    wildcards: bool,
+}
+
+impl<'a> Shape<'a> {
     /// The canonical text; its length is the rule's priority (R2.2.2-6).
-    pub fn normalized(&self) -> &[u8] {
-        &self.normalized
+    pub fn normalized(&self) -> &'a [u8] {
+        self.text
     }
 
     /// The pattern is empty (`Disallow:`): it never matches (A8).
     pub fn is_empty(&self) -> bool {
-        self.normalized.is_empty()
+        self.text.is_empty()
+    }
+
+    /// The literal pieces between wildcards (at least one, maybe empty).
+    pub fn pieces(&self) -> impl Iterator<Item = &'a [u8]> + use<'a> {
+        let body = &self.text[..self.text.len() - usize::from(self.anchored)];
+        let wildcards = self.wildcards;
+        body.split(move |&b| wildcards && b == b'*')
+    }
+
+    /// What every target the pattern matches starts with: the first piece.
+    pub fn literal_prefix(&self) -> &'a [u8] {
+        self.pieces().next().unwrap_or_default()
+    }
+
+    /// What every target the pattern matches ends with, if anchored: the
+    /// last piece (when the pattern has a wildcard; else the whole text).
+    pub fn literal_suffix(&self) -> Option<&'a [u8]> {
+        self.anchored.then(|| self.pieces().last().unwrap_or_default())
     }
 
     /// Where the shortest match of this pattern against the start of
     /// `target` ends, or `None` when it does not match. `target` must
     /// already be canonical (see `target`).
+    #[cfg(test)]
     pub fn matches(&self, target: &[u8]) -> Option<usize> {
-        let (first, rest) = self.pieces.split_first()?;
+        self.matches_in(&Plain(target))
+    }
+
+    /// [`Shape::matches`], looking up pieces with `hay`'s search.
+    pub fn matches_in(&self, hay: &impl Find) -> Option<usize> {
+        let target = hay.bytes();
+        let mut pieces = self.pieces();
+        let first = pieces.next()?;
         if !target.starts_with(first) {
             return None;
         }
         let mut pos = first.len();
-        let Some((last, middle)) = rest.split_last() else {
+        let Some(mut piece) = pieces.next() else {
             return (!self.anchored || pos == target.len()).then_some(pos);
         };
-        for piece in middle {
-            pos = find(&target[pos..], piece)? + pos + piece.len();
+        for next in pieces {
+            pos = hay.find(piece, pos)? + piece.len();
+            piece = next;
         }
         if self.anchored {
-            let start = target.len().checked_sub(last.len())?;
-            (start >= pos && target.ends_with(last)).then_some(target.len())
+            let start = target.len().checked_sub(piece.len())?;
+            (start >= pos && target.ends_with(piece)).then_some(target.len())
         } else {
-            Some(find(&target[pos..], last)? + pos + last.len())
+            Some(hay.find(piece, pos)? + piece.len())
         }
     }
 }
 
-/// The leftmost occurrence of `needle` in `hay`.
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    if needle.is_empty() {
-        return Some(0);
+/// A target that can say where a piece next occurs.
+pub(crate) trait Find {
+    /// The target's octets.
+    fn bytes(&self) -> &[u8];
+    /// The leftmost occurrence of `needle` starting at or after `from`.
+    fn find(&self, needle: &[u8], from: usize) -> Option<usize>;
+}
+
+/// A target searched octet by octet: the plain reading.
+pub(crate) struct Plain<'t>(pub &'t [u8]);
+
+impl Find for Plain<'_> {
+    fn bytes(&self) -> &[u8] {
+        self.0
     }
-    let (&first, rest) = needle.split_first()?;
-    let last_start = hay.len().checked_sub(needle.len())?;
-    let mut i = 0;
-    while i <= last_start {
-        let off = hay[i..=last_start].iter().position(|&b| b == first)?;
-        i += off;
-        if hay[i + 1..i + needle.len()] == *rest {
-            return Some(i);
+
+    fn find(&self, needle: &[u8], from: usize) -> Option<usize> {
+        let hay = self.0.get(from..)?;
+        if needle.is_empty() {
+            return Some(from);
         }
-        i += 1;
+        hay.windows(needle.len()).position(|w| w == needle).map(|i| i + from)
     }
-    None
+}
+
+/// Targets shorter than this are searched plainly: the table would cost
+/// more than it saves.
+const TABLE_MIN_LEN: usize = 64;
+
+/// A target searched through a table of where each octet occurs, built on
+/// the first search: a piece is looked for only where its rarest octet
+/// is. One table per decision, shared by every rule.
+pub(crate) struct Haystack<'t> {
+    target: &'t [u8],
+    table: OnceCell<Occurrences>,
+}
+
+/// `positions[starts[b]..starts[b + 1]]`: where octet `b` occurs, in
+/// increasing order.
+struct Occurrences {
+    starts: Vec<u32>,
+    positions: Vec<u32>,
+}
+
+impl Occurrences {
+    fn new(target: &[u8]) -> Occurrences {
+        let mut starts = vec![0u32; 257];
+        for &b in target {
+            starts[usize::from(b) + 1] += 1;
+        }
+        for b in 0..256 {
+            starts[b + 1] += starts[b];
+        }
+        let mut next = starts.clone();
+        let mut positions = vec![0u32; target.len()];
+        for (i, &b) in target.iter().enumerate() {
+            let slot = &mut next[usize::from(b)];
+            // OK: targets come from URLs, far shorter than 4 GiB.
+            positions[*slot as usize] = i as u32;
+            *slot += 1;
+        }
+        Occurrences { starts, positions }
+    }
+
+    fn of(&self, b: u8) -> &[u32] {
+        let b = usize::from(b);
+        &self.positions[self.starts[b] as usize..self.starts[b + 1] as usize]
+    }
+}
+
+impl<'t> Haystack<'t> {
+    /// A haystack over a canonical target.
+    pub fn new(target: &'t [u8]) -> Haystack<'t> {
+        Haystack { target, table: OnceCell::new() }
+    }
+}
+
+impl Find for Haystack<'_> {
+    fn bytes(&self) -> &[u8] {
+        self.target
+    }
+
+    fn find(&self, needle: &[u8], from: usize) -> Option<usize> {
+        if self.target.len() < TABLE_MIN_LEN || needle.is_empty() {
+            return Plain(self.target).find(needle, from);
+        }
+        let table = self.table.get_or_init(|| Occurrences::new(self.target));
+        let (offset, rarest) = needle
+            .iter()
+            .enumerate()
+            .min_by_key(|&(_, &b)| table.of(b).len())?;
+        let seen = table.of(*rarest);
+        let first = seen.partition_point(|&p| (p as usize) < from + offset);
+        seen[first..].iter().find_map(|&p| {
+            let start = p as usize - offset;
+            let end = start + needle.len();
+            (self.target.get(start..end) == Some(needle)).then_some(start)
+        })
+    }
 }
 
 /// The RFC read literally, as a dynamic programme over (pattern octet,
@@ -116,14 +262,14 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 /// every other octet itself; the match succeeds when "the end of the path
 /// from the rule is reached" (R2.2.2-13). Returns the shortest match end.
 /// O(|target| · |pattern|) time, O(|target|) space. Used to test
-/// [`Pattern::matches`].
+/// [`Shape::matches`].
 #[cfg(test)]
-pub(crate) fn matches_reference(p: &Pattern, target: &[u8]) -> Option<usize> {
+pub(crate) fn matches_reference(p: Shape<'_>, target: &[u8]) -> Option<usize> {
     // reach[j]: the pattern consumed so far can end at target octet j.
     let n = target.len();
     let mut reach = vec![false; n + 1];
     reach[0] = true;
-    for (k, piece) in p.pieces.iter().enumerate() {
+    for (k, piece) in p.pieces().enumerate() {
         if k > 0 {
             // `*`: from the first reachable j, every later j is reachable.
             let first = reach.iter().position(|&r| r);
@@ -131,7 +277,7 @@ pub(crate) fn matches_reference(p: &Pattern, target: &[u8]) -> Option<usize> {
                 *r = first.is_some_and(|f| j >= f);
             }
         }
-        for &b in piece.iter() {
+        for &b in piece {
             for j in (0..=n).rev() {
                 reach[j] = j > 0 && reach[j - 1] && target[j - 1] == b;
             }
@@ -150,10 +296,11 @@ mod tests {
 
     fn m(pattern: &str, target: &str) -> Option<usize> {
         let p = Pattern::compile(pattern.as_bytes(), &Profile::rfc9309());
-        let got = p.matches(target.as_bytes());
+        let s = p.shape(pattern.as_bytes());
+        let got = s.matches(target.as_bytes());
         assert_eq!(
             got,
-            matches_reference(&p, target.as_bytes()),
+            matches_reference(s, target.as_bytes()),
             "{pattern} {target}"
         );
         got
@@ -182,13 +329,45 @@ mod tests {
     #[test]
     fn dollar_inside_is_literal() {
         let p = Pattern::compile(b"/a$b", &Profile::google());
-        assert_eq!(p.matches(b"/a$b"), Some(4));
+        assert_eq!(p.shape(b"/a$b").matches(b"/a$b"), Some(4));
     }
 
     #[test]
     fn priority_counts_the_encoded_pattern() {
-        let p = Pattern::compile("/ツ".as_bytes(), &Profile::rfc9309());
-        assert_eq!(p.normalized(), b"/%E3%83%84");
+        let value = "/ツ".as_bytes();
+        let p = Pattern::compile(value, &Profile::rfc9309());
+        assert_eq!(p.shape(value).normalized(), b"/%E3%83%84");
+    }
+
+    #[test]
+    fn plain_values_keep_no_copy() {
+        let p = Pattern::compile(b"/shop/cart", &Profile::rfc9309());
+        assert_eq!(p.canonical, None);
+        let p = Pattern::compile(b"/shop/*.pdf$", &Profile::rfc9309());
+        assert_eq!(p.canonical, None);
+        let p = Pattern::compile(b"/%7euser", &Profile::rfc9309());
+        assert_eq!(p.shape(b"/%7euser").normalized(), b"/~user");
+    }
+
+    #[test]
+    fn without_wildcards_star_and_dollar_are_data() {
+        let mut profile = Profile::google();
+        profile.wildcards = false;
+        let p = Pattern::compile(b"/a*b$", &profile);
+        let s = p.shape(b"/a*b$");
+        assert_eq!(s.matches(b"/a*b$x"), Some(5));
+        assert_eq!(s.matches(b"/axb"), None);
+    }
+
+    #[test]
+    fn literal_prefix_and_suffix() {
+        let value = b"/shop*x*.pdf$";
+        let p = Pattern::compile(value, &Profile::rfc9309());
+        let s = p.shape(value);
+        assert_eq!(s.literal_prefix(), b"/shop");
+        assert_eq!(s.literal_suffix(), Some(&b".pdf"[..]));
+        let p = Pattern::compile(b"/a", &Profile::rfc9309());
+        assert_eq!(p.shape(b"/a").literal_suffix(), None);
     }
 
     proptest::proptest! {
@@ -202,10 +381,33 @@ mod tests {
             target in "[ab/]{0,12}",
         ) {
             let p = Pattern::compile(pattern.as_bytes(), &Profile::rfc9309());
+            let s = p.shape(pattern.as_bytes());
             proptest::prop_assert_eq!(
-                p.matches(target.as_bytes()),
-                matches_reference(&p, target.as_bytes())
+                s.matches(target.as_bytes()),
+                matches_reference(s, target.as_bytes())
             );
+        }
+
+        #[test]
+        fn the_octet_table_finds_what_the_plain_search_finds(
+            pattern in "[abc*/]{0,10}\\$?",
+            target in "/[abc/]{60,200}",
+        ) {
+            let p = Pattern::compile(pattern.as_bytes(), &Profile::rfc9309());
+            let s = p.shape(pattern.as_bytes());
+            let t = target.as_bytes();
+            proptest::prop_assert_eq!(
+                s.matches_in(&Haystack::new(t)),
+                s.matches(t)
+            );
+            for from in [0, 1, 7, 63, 64, 150] {
+                for needle in [&b"a"[..], b"ab", b"cb/", b"c"] {
+                    proptest::prop_assert_eq!(
+                        Haystack::new(t).find(needle, from),
+                        Plain(t).find(needle, from)
+                    );
+                }
+            }
         }
     }
 }

@@ -193,3 +193,44 @@ impl Adapter for Reference {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use robots_oracle::fetch::Answer;
+
+    #[test]
+    fn fetch_answers_explain_the_clause() {
+        let scenario = Arc::new(Scenario::single(Answer::status(429)));
+        let ask = |r: &mut Reference| {
+            r.answer(&Request::Fetch {
+                scenario: scenario.clone(),
+                agent: "FooBot".into(),
+                url: "/x".into(),
+                live: None,
+            })
+        };
+        let mut rfc = Reference::for_profile("rfc9309").unwrap();
+        let mut google = Reference::for_profile("google").unwrap();
+        let Reply::Verdict { verdict, explanation: Some(ex) } = ask(&mut rfc)
+        else {
+            panic!("no verdict")
+        };
+        assert_eq!(verdict, Verdict::Allowed);
+        assert!(ex.text.contains("allow-all (R2.3.1.3-2)"), "{}", ex.text);
+        let Reply::Verdict { verdict, explanation: Some(ex) } =
+            ask(&mut google)
+        else {
+            panic!("no verdict")
+        };
+        assert_eq!(verdict, Verdict::Disallowed);
+        assert!(ex.text.contains("G-STATUS-5"), "{}", ex.text);
+        let policy = google.answer(&Request::FetchPolicy { scenario });
+        assert_eq!(policy, Reply::Value { value: "disallow-all".into() });
+        let governs = rfc.answer(&Request::Governs {
+            robots_url: "https://example.com/robots.txt".into(),
+            url: "http://example.com/".into(),
+        });
+        assert_eq!(governs, Reply::Value { value: false.into() });
+    }
+}

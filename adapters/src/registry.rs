@@ -202,13 +202,14 @@ pub fn open_in_process(name: &str, d: Duration) -> Box<dyn Adapter> {
         }
         #[cfg(feature = "texting_robots")]
         "rust-texting_robots" => Box::new(Isolated::new(
-            crate::rust::texting_robots::TextingRobots,
+            crate::rust::texting_robots::TextingRobots::default(),
             d,
         )),
         #[cfg(feature = "robotxt")]
-        "rust-robotxt" => {
-            Box::new(Isolated::new(crate::rust::robotxt::Robotxt, d))
-        }
+        "rust-robotxt" => Box::new(Isolated::new(
+            crate::rust::robotxt::Robotxt::default(),
+            d,
+        )),
         #[cfg(feature = "robotparser")]
         "rust-robotparser" => {
             Box::new(Isolated::new(crate::rust::robotparser::Robotparser, d))

@@ -1,11 +1,15 @@
 //! What the structured fuzz targets share: [`Input`], the libFuzzer bytes
-//! read as a `robots_gen::Check`.
+//! read as a `robots_gen::Check`; [`lines`], the body split as the
+//! oracle's lexer splits it; and [`KNOWN`], the adapter deviations the
+//! `differential` target has already found and no profile switch models.
 
 use std::fmt;
+use std::ops::Range;
 use std::sync::OnceLock;
 
 use arbitrary::{Arbitrary, Unstructured};
-use robots_gen::{Check, SplitMix};
+use robots_gen::{Check, Explanation, SplitMix, classify};
+use robots_oracle::{Profile, RobotsTxt, RuleKind, Verdict};
 
 /// A generated check, drawn from the fuzzer's bytes followed by a fixed
 /// pseudo-random tail.
@@ -19,6 +23,16 @@ use robots_gen::{Check, SplitMix};
 /// fuzzer does not supply are ordinary random bytes, the same on every
 /// run, so an input still maps to one check (artifacts reproduce).
 pub struct Input(pub Check);
+
+/// Bodies longer than this are rejected by the structured targets (not
+/// run, never kept in the corpus). The generator makes a 512,000-byte
+/// body about 1 time in 100, but libFuzzer keeps every input that reaches
+/// new code, and the parse-limit path is new code: after a minute about
+/// 10 % of the corpus was such bodies and `decide` ran at ~330 exec/s,
+/// most of it lexing filler. The parse limit is covered by the `parse`
+/// target, `spec-cases/limits/` and the `diff` command. 64 KiB keeps the
+/// long-line cases (16,600-16,700-byte lines, Google's line cap).
+pub const MAX_BODY: usize = 64 * 1024;
 
 /// The bytes after the fuzzer's own: the same 4 KiB on every run.
 fn tail() -> &'static [u8] {
@@ -63,4 +77,199 @@ impl fmt::Debug for Input {
             .field("urls", &c.urls)
             .finish()
     }
+}
+
+/// The byte range of each line's content (index 0 is line 1), without its
+/// line end, split exactly as the oracle's lexer splits (CR, LF, CRLF; a
+/// last line without NL is a line). A BOM stays on line 1.
+pub fn lines(body: &[u8]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let (mut start, mut i) = (0, 0);
+    while i < body.len() {
+        if body[i] == b'\n' || body[i] == b'\r' {
+            out.push(start..i);
+            if body[i] == b'\r' && body.get(i + 1) == Some(&b'\n') {
+                i += 1;
+            }
+            start = i + 1;
+        }
+        i += 1;
+    }
+    if start < body.len() {
+        out.push(start..body.len());
+    }
+    out
+}
+
+/// `body` with the content of the given lines (1-based) replaced.
+fn replace_lines(body: &[u8], with: &[(u32, &[u8])]) -> Vec<u8> {
+    let ranges = lines(body);
+    let mut out = Vec::with_capacity(body.len() + 16 * with.len());
+    let mut at = 0;
+    for (i, r) in ranges.iter().enumerate() {
+        out.extend_from_slice(&body[at..r.start]);
+        let line = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        match with.iter().find(|(n, _)| *n == line) {
+            Some((_, text)) => out.extend_from_slice(text),
+            None => out.extend_from_slice(&body[r.clone()]),
+        }
+        at = r.end;
+    }
+    out.extend_from_slice(&body[at..]);
+    out
+}
+
+/// A deviation of one adapter that the `differential` target has found and
+/// that no profile switch models. Each is recognised by its mechanism,
+/// not by its shape: [`Known::rewrite`] turns the body into what the
+/// parser effectively reads, and the oracle (the adapter's claimed
+/// profile) must then give the parser's verdict, alone or with one
+/// switch or pair.
+pub struct Known {
+    /// The adapter (`Info::name`).
+    pub adapter: &'static str,
+    /// A short name.
+    pub name: &'static str,
+    /// What the parser does, with where in its source.
+    pub what: &'static str,
+    /// The body as the parser reads it, when the reading changes it.
+    pub rewrite: fn(&[u8]) -> Option<Vec<u8>>,
+}
+
+/// The known deviations (fuzz/README.md, "Findings", has an input for
+/// each).
+pub const KNOWN: &[Known] = &[
+    Known {
+        adapter: "rust-texting_robots",
+        name: "no-user-agent-means-everyone",
+        what: "a file without any user-agent line applies its rules to \
+               every crawler (texting_robots 0.2.2 `Robot::new`: \"If there \
+               are no User-Agent lines then we capture all\"); RFC 9309 \
+               ignores rules outside groups (R2.2.2-15)",
+        rewrite: |body| {
+            let google = RobotsTxt::parse(body, &Profile::google());
+            google.groups().is_empty().then(|| {
+                let mut b = b"User-agent: *\n".to_vec();
+                b.extend_from_slice(body);
+                b
+            })
+        },
+    },
+    Known {
+        adapter: "rust-texting_robots",
+        name: "nul-is-a-line-break",
+        what: "a NUL byte ends a line (texting_robots 0.2.2 `Robot::new` \
+               replaces every 0x00 with \\n)",
+        rewrite: |body| {
+            body.contains(&0).then(|| {
+                body.iter().map(|&b| if b == 0 { b'\n' } else { b }).collect()
+            })
+        },
+    },
+    Known {
+        adapter: "rust-texting_robots",
+        name: "empty-disallow-is-allow-all",
+        what: "an empty `Disallow:` is read as `Allow: /` (texting_robots \
+               0.2.2 `parser.rs` `disallow`: \"Disallow: is equivalent to \
+               allow all\"), so it ties with `Disallow: /` in the same \
+               group and wins the tie; RFC 9309: an empty rule matches \
+               nothing",
+        rewrite: |body| {
+            let google = RobotsTxt::parse(body, &Profile::google());
+            let empty: Vec<(u32, &[u8])> = google
+                .groups()
+                .iter()
+                .flat_map(|g| &g.rules)
+                .filter(|r| r.kind == RuleKind::Disallow && r.value.is_empty())
+                .map(|r| (r.line, &b"Allow: /"[..]))
+                .collect();
+            (!empty.is_empty()).then(|| replace_lines(body, &empty))
+        },
+    },
+    Known {
+        adapter: "rust-robotstxt",
+        name: "record-ends-user-agent-list",
+        what: "a sitemap or unknown record between user-agent lines ends \
+               the list, so the next user-agent line starts a new group \
+               (robotstxt 0.3.0 `matcher.rs` `handle_sitemap` / \
+               `handle_unknown_action` set `seen_separator`; upstream \
+               Google C++ keeps one group: adapters-probe.md case 7b)",
+        rewrite: |body| {
+            // An empty rule ends the user-agent list and matches nothing.
+            let google = RobotsTxt::parse(body, &Profile::google());
+            let records: Vec<(u32, &[u8])> = google
+                .groups()
+                .iter()
+                .flat_map(|g| &g.records)
+                .chain(google.records())
+                .map(|r| r.line)
+                .chain(sitemap_lines(body))
+                .map(|line| (line, &b"Disallow:"[..]))
+                .collect();
+            (!records.is_empty()).then(|| replace_lines(body, &records))
+        },
+    },
+];
+
+/// The lines the google profile reads as sitemaps: the key (before `:`,
+/// or the first of exactly two words) starts with `sitemap` or
+/// `site-map`, ignoring case. (The oracle keeps sitemap line numbers
+/// private.)
+fn sitemap_lines(body: &[u8]) -> Vec<u32> {
+    let ws = |b: &u8| *b == b' ' || *b == b'\t';
+    lines(body)
+        .into_iter()
+        .enumerate()
+        .filter(|(_, r)| {
+            let line = &body[r.clone()];
+            let line = line.split(|&b| b == b'#').next().unwrap_or_default();
+            let key = match line.iter().position(|&b| b == b':') {
+                Some(colon) => &line[..colon],
+                None => line.split(ws).find(|w| !w.is_empty()).unwrap_or_default(),
+            };
+            let key: Vec<u8> = key.iter().copied().filter(|b| !ws(b)).collect();
+            let key = key.to_ascii_lowercase();
+            key.starts_with(b"sitemap") || key.starts_with(b"site-map")
+        })
+        .map(|(i, _)| u32::try_from(i + 1).unwrap_or(u32::MAX))
+        .collect()
+}
+
+/// The known deviation of `adapter` that explains why it answered
+/// `theirs` for this check, if one does: its rewrite alone, or all the
+/// adapter's rewrites that apply together, make the oracle under
+/// `profile` answer `theirs`, as it is or with a switch or pair.
+pub fn known_deviation(
+    adapter: &str,
+    body: &[u8],
+    agent: &str,
+    url: &str,
+    profile: &Profile,
+    theirs: Verdict,
+) -> Option<String> {
+    let mine: Vec<&Known> =
+        KNOWN.iter().filter(|k| k.adapter == adapter).collect();
+    let explains = |b: &[u8]| {
+        let d = RobotsTxt::parse(b, profile).decide(agent, url).ok();
+        d.is_some_and(|d| d.verdict == theirs)
+            || classify(b, agent, url, profile, theirs)
+                != Explanation::Unexplained
+    };
+    for k in &mine {
+        if let Some(b) = (k.rewrite)(body)
+            && explains(&b)
+        {
+            return Some(k.name.to_string());
+        }
+    }
+    // Several at once, in list order.
+    let mut b = body.to_vec();
+    let mut names = Vec::new();
+    for k in &mine {
+        if let Some(next) = (k.rewrite)(&b) {
+            b = next;
+            names.push(k.name);
+        }
+    }
+    (names.len() > 1 && explains(&b)).then(|| names.join("+"))
 }

@@ -134,3 +134,21 @@ mod tests {
         assert_eq!(e, Explanation::Unexplained);
     }
 }
+
+#[cfg(test)]
+mod cr_tests {
+    use super::*;
+
+    #[test]
+    fn lf_only_parsers_are_line_syntax() {
+        let body = b"user-agent:FOOBOT\rDisallow:/";
+        let e = classify(
+            body,
+            "FooBot",
+            "/",
+            &Profile::rfc9309(),
+            Verdict::Allowed,
+        );
+        assert_eq!(e.name(), "cr_ends_line=false");
+    }
+}

@@ -263,7 +263,7 @@ fn matrix_html_renders_and_filters_in_chromium() {
         "body markup leaked"
     );
     assert!(
-        panel.contains("Answer of rust-robots_txt"),
+        panel.contains("data-answer-of=\"rust-robots_txt\""),
         "the clicked cell's parser"
     );
 

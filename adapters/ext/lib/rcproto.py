@@ -27,6 +27,14 @@ Callbacks (all optional; an operation without one is answered `unsupported`):
                                     number_text)
     valid_token(token: str) -> bool
     robots_url(url: str) -> str or None
+    fetch(robots_url: str, agent: str, urls: list, timeout: float) -> list
+                                    for parsers that fetch robots.txt themselves: fetch
+                                    `robots_url` (a loopback fixture URL) with the parser's
+                                    own API, HTTP timeout `timeout` seconds, then answer
+                                    each URL as `decide` does. An exception from the fetch
+                                    becomes {"id": N, "error": ...}: the parser gave no
+                                    verdict. Proxies are switched off first (the fixture is
+                                    on 127.0.0.1; nothing else may be reached).
 
 A verdict must be a real bool: anything else (None, 0, "yes") is reported as an error, since
 the protocol forbids guessing. Raise Unsupported("why") from any callback to answer the whole
@@ -52,7 +60,7 @@ import traceback
 from decimal import Decimal
 
 __all__ = [
-    "serve", "Unsupported", "utf8", "join_url", "path_of", "origin_of", "robots_txt_url",
+    "serve", "Unsupported", "utf8", "each_url", "join_url", "path_of", "origin_of", "robots_txt_url",
     "number_text", "BASE",
 ]
 
@@ -205,6 +213,19 @@ def _robots(req):
         raise _BadRequest("robots is not valid base64: %s" % e)
 
 
+def each_url(allowed, agent, urls):
+    """`allowed(agent, url)` for each URL, an exception becoming that URL's error."""
+    out = []
+    for url in urls:
+        try:
+            out.append(allowed(agent, url))
+        except Unsupported:
+            raise
+        except Exception as e:
+            out.append(e)
+    return out
+
+
 def _verdict(value):
     if isinstance(value, dict):
         return value
@@ -217,8 +238,26 @@ def _verdict(value):
     return {"error": "parser returned %s, not a boolean" % (repr(value)[:80],)}
 
 
+_NO_PROXY_DONE = False
+
+
+def _no_proxies():
+    """Drops proxy settings from the environment and urllib, once: a fetch must only reach
+    the loopback fixture."""
+    global _NO_PROXY_DONE
+    if _NO_PROXY_DONE:
+        return
+    for k in list(os.environ):
+        if k.lower() in ("http_proxy", "https_proxy", "all_proxy", "ftp_proxy"):
+            del os.environ[k]
+    os.environ["no_proxy"] = os.environ["NO_PROXY"] = "127.0.0.1,localhost"
+    import urllib.request
+    urllib.request.install_opener(urllib.request.build_opener(urllib.request.ProxyHandler({})))
+    _NO_PROXY_DONE = True
+
+
 def serve(info, decide=None, parse=None, allowed=None, sitemaps=None, crawl_delay=None,
-          valid_token=None, robots_url=None, stdin=None):
+          valid_token=None, robots_url=None, fetch=None, stdin=None):
     """Runs the protocol loop on stdin/stdout until EOF. See the module docstring."""
     hello = dict(info)
     hello.setdefault("protocol", PROTOCOL)
@@ -247,6 +286,20 @@ def serve(info, decide=None, parse=None, allowed=None, sitemaps=None, crawl_dela
                 raise _BadRequest("'urls' must be a list of strings")
             results = decide(robots, agent, list(urls))
             results = list(results)
+            if len(results) != len(urls):
+                raise RuntimeError("adapter gave %d results for %d URLs" % (len(results), len(urls)))
+            return {"results": [_verdict(r) for r in results]}
+        if op == "fetch" and fetch is not None:
+            url = _field(req, "robots_url", str, "a string")
+            agent = _field(req, "agent", str, "a string")
+            urls = _field(req, "urls", list, "a list")
+            if not all(isinstance(u, str) for u in urls):
+                raise _BadRequest("'urls' must be a list of strings")
+            timeout = req.get("timeout", 1.0)
+            if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+                raise _BadRequest("'timeout' must be a number of seconds")
+            _no_proxies()
+            results = list(fetch(url, agent, list(urls), float(timeout)))
             if len(results) != len(urls):
                 raise RuntimeError("adapter gave %d results for %d URLs" % (len(results), len(urls)))
             return {"results": [_verdict(r) for r in results]}

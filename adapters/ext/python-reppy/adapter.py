@@ -22,6 +22,10 @@ Input conventions:
 - sitemaps: the `sitemaps` property (decoded as UTF-8 by reppy, so invalid bytes there
   error). crawl-delay: agent(name).delay, a C float (so "0.1" comes back as
   0.10000000149011612) or None when not positive. robots-url: Robots.robots_url(url).
+- fetch: the package's own Robots.fetch(robots_url, timeout=...) (requests, reading at
+  most 1 MiB), then allowed(url, agent) per URL. fetch maps 200 to the rules, 401/403 to
+  "disallow all", other 4xx to "allow all", and raises for every other status (other 2xx,
+  5xx: BadStatusCode) and for network errors: those come back as errors.
 
 Known deviations (probe): CR-only line endings are not split; a `sitemap:` line between
 user-agent lines ends the group; `/robots.txt` always allowed (special-cased). Hangs on
@@ -55,6 +59,11 @@ def parse(robots):
     return Robots.parse(rcproto.BASE + "/robots.txt", robots)
 
 
+def fetch(robots_url, agent, urls, timeout):
+    robots = Robots.fetch(robots_url, timeout=timeout)
+    return rcproto.each_url(lambda a, u: robots.allowed(u, a), agent, urls)
+
+
 rcproto.serve(
     {
         "name": "python-reppy",
@@ -67,4 +76,5 @@ rcproto.serve(
     sitemaps=lambda robots: parse(robots).sitemaps,
     crawl_delay=lambda robots, agent: parse(robots).agent(agent).delay,
     robots_url=Robots.robots_url,
+    fetch=fetch,
 )

@@ -15,6 +15,10 @@ Input conventions:
   and host, "It is the caller's responsibility to make sure they match").
 - sitemaps: the `sitemaps` property; crawl-delay: get_crawl_delay(agent) (a float, or
   None).
+- fetch: the module's own RobotExclusionRulesParser().fetch(robots_url, timeout), then
+  is_allowed(agent, url) per URL. fetch() reads at most MAX_FILESIZE = 100 KiB of the body,
+  maps 401/403 to "disallow all" and 404 to "allow all", and raises URLError for every
+  other non-2xx status (other 4xx, 5xx) and for network errors: those come back as errors.
 
 Known deviations (probe): first matching rule in file order (no longest match); only the
 first matching group; agent matched as a case-insensitive substring of the caller's
@@ -37,6 +41,12 @@ def parse(robots, agent=None):
     return p
 
 
+def fetch(robots_url, agent, urls, timeout):
+    p = RobotExclusionRulesParser()
+    p.fetch(robots_url, timeout)
+    return rcproto.each_url(p.is_allowed, agent, urls)
+
+
 rcproto.serve(
     {
         "name": "python-robotexclusionrulesparser",
@@ -49,4 +59,5 @@ rcproto.serve(
     allowed=lambda p, agent, url: p.is_allowed(agent, url),
     sitemaps=lambda robots: parse(robots).sitemaps,
     crawl_delay=lambda robots, agent: parse(robots).get_crawl_delay(agent),
+    fetch=fetch,
 )

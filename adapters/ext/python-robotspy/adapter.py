@@ -15,6 +15,10 @@ Input conventions:
 - sitemaps: the `sitemaps` property (None means none); valid-token: the static
   RobotsParser.is_agent_valid(token). No crawl-delay API (its README says it does not
   support crawl-delay).
+- fetch: the package's own RobotsParser.from_uri(robots_url, timeout), then can_fetch per
+  URL. from_uri maps 401/403 to "disallow all", other 4xx to "allow all", 5xx and URLError
+  to "disallow all", and a body that is not UTF-8 to "allow all"; errors raised below
+  urllib's URLError (a dropped connection) propagate and come back as errors.
 
 Known deviations (probe): a leading BOM stays in the first field name; CR-only line
 endings are not split (from_string splits on "\n" only); `/robots.txt` not special; a
@@ -34,6 +38,11 @@ def parse(robots, agent=None):
     return RobotsParser.from_string(rcproto.utf8(robots, "surrogateescape"))
 
 
+def fetch(robots_url, agent, urls, timeout):
+    p = RobotsParser.from_uri(robots_url, timeout=timeout)
+    return rcproto.each_url(p.can_fetch, agent, urls)
+
+
 rcproto.serve(
     {
         "name": "python-robotspy",
@@ -46,4 +55,5 @@ rcproto.serve(
     allowed=lambda p, agent, url: p.can_fetch(agent, url),
     sitemaps=lambda robots: parse(robots).sitemaps,
     valid_token=RobotsParser.is_agent_valid,
+    fetch=fetch,
 )

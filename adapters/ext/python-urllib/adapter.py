@@ -15,6 +15,12 @@ Input conventions:
 - URLs: passed to can_fetch(agent, url) as given; it takes absolute URLs and paths alike
   and percent-encodes non-ASCII itself.
 - sitemaps: site_maps() (None means none); crawl-delay: crawl_delay(agent) (an int).
+- fetch: the module's own fetch, RobotFileParser().set_url(robots_url) and .read(), then
+  can_fetch(agent, url) per URL. read() takes no timeout, so the harness's timeout is set as
+  the socket default, as a crawler would. read() maps 401/403 to "disallow all" and any
+  other 4xx to "allow all"; on 5xx (and a redirect loop) it sets nothing, so can_fetch
+  answers False; network errors (timeouts, resets, bad chunking) are raised, not decided:
+  they come back as errors.
 
 Known deviations (probe, adapters-probe.md): first match in file order instead of longest
 match; no `*`/`$` wildcards; only the first matching group is used; BOM kept in the first
@@ -27,6 +33,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import rcproto  # noqa: E402  (first: claims stdout)
 import platform  # noqa: E402
+import socket  # noqa: E402
 import urllib.robotparser  # noqa: E402
 
 
@@ -34,6 +41,14 @@ def parse(robots, agent=None):
     rp = urllib.robotparser.RobotFileParser()
     rp.parse(rcproto.utf8(robots, "replace").splitlines())
     return rp
+
+
+def fetch(robots_url, agent, urls, timeout):
+    socket.setdefaulttimeout(timeout)
+    rp = urllib.robotparser.RobotFileParser()
+    rp.set_url(robots_url)
+    rp.read()
+    return rcproto.each_url(rp.can_fetch, agent, urls)
 
 
 rcproto.serve(
@@ -48,4 +63,5 @@ rcproto.serve(
     allowed=lambda rp, agent, url: rp.can_fetch(agent, url),
     sitemaps=lambda robots: parse(robots).site_maps(),
     crawl_delay=lambda robots, agent: parse(robots).crawl_delay(agent),
+    fetch=fetch,
 )

@@ -61,6 +61,44 @@ pub fn text(body: &[u8]) -> std::borrow::Cow<'_, str> {
     String::from_utf8_lossy(body)
 }
 
+/// The last body parsed (for one agent), so that a batch of URLs about
+/// one file parses it once: parse once, query many, as a crawler would.
+pub struct LastParse<T> {
+    last: Option<(std::sync::Arc<[u8]>, String, T)>,
+}
+
+impl<T> Default for LastParse<T> {
+    fn default() -> Self {
+        LastParse { last: None }
+    }
+}
+
+/// A copy starts empty.
+impl<T> Clone for LastParse<T> {
+    fn clone(&self) -> Self {
+        LastParse::default()
+    }
+}
+
+impl<T> LastParse<T> {
+    /// The parse of `robots` for `agent`, made by `parse` unless it is the
+    /// last one.
+    pub fn get(
+        &mut self,
+        robots: &std::sync::Arc<[u8]>,
+        agent: &str,
+        parse: impl FnOnce() -> T,
+    ) -> &T {
+        let hit = matches!(&self.last, Some((b, a, _))
+            if (std::sync::Arc::ptr_eq(b, robots) || **b == **robots) && a == agent);
+        if !hit {
+            self.last = Some((robots.clone(), agent.to_string(), parse()));
+        }
+        // OK: set just above when it was not a hit.
+        &self.last.as_ref().expect("cached parse").2
+    }
+}
+
 /// The decide request's parts, or the reply for any other request.
 pub fn decide_parts(request: &Request) -> Result<(&[u8], &str, &str), Reply> {
     match request {

@@ -103,6 +103,6 @@ fn fetch(
     };
     match client.fetch_robots_txt(robots.origin()) {
         Ok(r) => Reply::verdict(r.get_result().can_fetch(agent, &target)),
-        Err(e) => error(format!("fetch failed: {e:?}")),
+        Err(e) => error(format!("fetch failed: {e}")),
     }
 }

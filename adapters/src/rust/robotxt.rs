@@ -16,13 +16,15 @@
 use robots_oracle::fetch::{Answer, Scenario};
 use robotxt::{AccessResult, Robots};
 
-use super::{decide_parts, info, path_and_query};
+use super::{LastParse, info, path_and_query};
 use crate::isolate::Parser;
 use crate::{Capabilities, Info, Reply, Request};
 
 /// The adapter.
 #[derive(Clone, Default)]
-pub struct Robotxt;
+pub struct Robotxt {
+    last: LastParse<Robots>,
+}
 
 impl Parser for Robotxt {
     fn info(&self) -> Info {
@@ -59,14 +61,13 @@ impl Parser for Robotxt {
             Request::Fetch { scenario, agent, url, .. } => {
                 from_access(scenario, agent, url)
             }
-            other => {
-                let (robots, agent, url) = match decide_parts(other) {
-                    Ok(parts) => parts,
-                    Err(reply) => return reply,
-                };
-                let r = Robots::parse(robots, agent);
+            Request::Decide { robots, agent, url } => {
+                let r = self
+                    .last
+                    .get(robots, agent, || Robots::parse(robots, agent));
                 Reply::verdict(r.is_allowed(&path_and_query(url)))
             }
+            other => Reply::not_applicable(format!("no {} API", other.op())),
         }
     }
 }

@@ -6,13 +6,15 @@
 
 use texting_robots::Robot;
 
-use super::{decide_parts, info};
+use super::{LastParse, info};
 use crate::isolate::Parser;
 use crate::{Capabilities, Info, Reply, Request};
 
 /// The adapter.
 #[derive(Clone, Default)]
-pub struct TextingRobots;
+pub struct TextingRobots {
+    last: LastParse<Result<Robot, String>>,
+}
 
 impl Parser for TextingRobots {
     fn info(&self) -> Info {
@@ -37,16 +39,16 @@ impl Parser for TextingRobots {
                     Err(e) => Reply::Error { message: e.to_string() },
                 }
             }
-            other => {
-                let (robots, agent, url) = match decide_parts(other) {
-                    Ok(parts) => parts,
-                    Err(reply) => return reply,
-                };
-                match Robot::new(agent, robots) {
+            Request::Decide { robots, agent, url } => {
+                let parsed = self.last.get(robots, agent, || {
+                    Robot::new(agent, robots).map_err(|e| e.to_string())
+                });
+                match parsed {
                     Ok(r) => Reply::verdict(r.allowed(url)),
-                    Err(e) => Reply::Error { message: e.to_string() },
+                    Err(e) => Reply::Error { message: e.clone() },
                 }
             }
+            other => Reply::not_applicable(format!("no {} API", other.op())),
         }
     }
 }

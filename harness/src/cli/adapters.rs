@@ -55,6 +55,14 @@ fn list() -> anyhow::Result<i32> {
     Ok(0)
 }
 
+/// Ends the spinner and prints the outcome on its own line (also when
+/// stderr is not a terminal and the spinner is hidden).
+fn finish(bar: &ProgressBar, message: String) {
+    let prefix = bar.prefix();
+    bar.finish_and_clear();
+    println!("[{prefix}] {message}");
+}
+
 fn setup(names: &[String], all: bool) -> anyhow::Result<i32> {
     let entries: Vec<_> = registry::all()
         .into_iter()
@@ -81,11 +89,14 @@ fn setup(names: &[String], all: bool) -> anyhow::Result<i32> {
         bar.enable_steady_tick(std::time::Duration::from_millis(200));
         let missing = m.missing_programs();
         if !missing.is_empty() {
-            bar.finish_with_message(format!(
-                "unavailable: {} not on PATH (fix: {})",
-                missing.join(", "),
-                m.fix.as_deref().unwrap_or("install it")
-            ));
+            finish(
+                &bar,
+                format!(
+                    "unavailable: {} not on PATH (fix: {})",
+                    missing.join(", "),
+                    m.fix.as_deref().unwrap_or("install it")
+                ),
+            );
             failed += 1;
             continue;
         }
@@ -113,26 +124,32 @@ fn setup(names: &[String], all: bool) -> anyhow::Result<i32> {
                 .stderr(log)
                 .status();
             if !status.is_ok_and(|s| s.success()) {
-                bar.finish_with_message(format!(
-                    "FAILED at step {} (log: {})",
-                    k + 1,
-                    log_path.display()
-                ));
+                finish(
+                    &bar,
+                    format!(
+                        "FAILED at step {} (log: {})",
+                        k + 1,
+                        log_path.display()
+                    ),
+                );
                 ok = false;
                 break;
             }
         }
         if ok {
             let ready = registry::status(e) == Status::Ready;
-            bar.finish_with_message(format!(
-                "{} in {:.1} s",
-                if ready {
-                    "ready"
-                } else {
-                    "installed, but its ready check fails"
-                },
-                started.elapsed().as_secs_f64()
-            ));
+            finish(
+                &bar,
+                format!(
+                    "{} in {:.1} s",
+                    if ready {
+                        "ready"
+                    } else {
+                        "installed, but its ready check fails"
+                    },
+                    started.elapsed().as_secs_f64()
+                ),
+            );
             ok = ready;
         }
         failed += usize::from(!ok);

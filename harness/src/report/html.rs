@@ -16,8 +16,9 @@ const SLOT: &str = "/*REPORT_JSON*/null";
 /// On any I/O error.
 pub fn write(m: &Matrix, out: &mut impl Write) -> std::io::Result<()> {
     let json = serde_json::to_string(m).map_err(std::io::Error::other)?;
-    // `</` cannot appear inside a script element: escape the slash.
-    let json = json.replace("</", "<\\/");
+    // Inside a script element neither `</script` nor `<!--` may appear:
+    // escape every `<` (JSON reads `\u003c` as `<`).
+    let json = json.replace('<', "\\u003c");
     let (head, tail) = TEMPLATE.split_once(SLOT).unwrap_or((TEMPLATE, ""));
     out.write_all(head.as_bytes())?;
     out.write_all(json.as_bytes())?;
