@@ -137,8 +137,63 @@ pub struct Known {
 }
 
 /// The known deviations (fuzz/README.md, "Findings", has an input for
-/// each).
+/// each). The order matters when several apply at once (they are then
+/// composed in this order): byte-level readings first, then line syntax,
+/// then grouping and matching.
 pub const KNOWN: &[Known] = &[
+    Known {
+        adapter: "rust-texting_robots",
+        name: "bom-bytes-each-optional",
+        what: "each of the BOM bytes EF, BB, BF is skipped on its own at \
+               the start (texting_robots 0.2.2 `robots_txt_parse`: three \
+               `opt(tag(..))`), so a lone `BB` or `BF` is dropped; Google \
+               skips a BOM or a prefix of one",
+        rewrite: |body| {
+            let mut rest = body;
+            for b in [0xEF, 0xBB, 0xBF] {
+                if rest.first() == Some(&b) {
+                    rest = &rest[1..];
+                }
+            }
+            let google_skips = [&b"\xEF\xBB\xBF"[..], b"\xEF\xBB", b"\xEF"]
+                .iter()
+                .any(|bom| body.len() - rest.len() == bom.len() && body.starts_with(bom));
+            (rest.len() < body.len() && !google_skips).then(|| rest.to_vec())
+        },
+    },
+    Known {
+        adapter: "rust-texting_robots",
+        name: "nul-is-a-line-break",
+        what: "a NUL byte ends a line (texting_robots 0.2.2 `Robot::new` \
+               replaces every 0x00 with \\n)",
+        rewrite: |body| {
+            body.contains(&0).then(|| {
+                body.iter().map(|&b| if b == 0 { b'\n' } else { b }).collect()
+            })
+        },
+    },
+    Known {
+        adapter: "rust-texting_robots",
+        name: "key-space-value",
+        what: "`key value` without a colon takes the rest of the line as \
+               the value, spaces included, and may be empty (texting_robots \
+               0.2.2 `many_statement_builder`: `alt((space0 \":\", space1))`); \
+               the google profile accepts a missing colon only with exactly \
+               two words (GRT-2)",
+        rewrite: |body| {
+            let changed: Vec<(u32, Vec<u8>)> = lines(body)
+                .into_iter()
+                .enumerate()
+                .filter_map(|(i, r)| {
+                    let line = texting_key_space_value(&body[r])?;
+                    Some((u32::try_from(i + 1).ok()?, line))
+                })
+                .collect();
+            let with: Vec<(u32, &[u8])> =
+                changed.iter().map(|(n, l)| (*n, &l[..])).collect();
+            (!with.is_empty()).then(|| replace_lines(body, &with))
+        },
+    },
     Known {
         adapter: "rust-texting_robots",
         name: "no-user-agent-means-everyone",
@@ -152,17 +207,6 @@ pub const KNOWN: &[Known] = &[
                 let mut b = b"User-agent: *\n".to_vec();
                 b.extend_from_slice(body);
                 b
-            })
-        },
-    },
-    Known {
-        adapter: "rust-texting_robots",
-        name: "nul-is-a-line-break",
-        what: "a NUL byte ends a line (texting_robots 0.2.2 `Robot::new` \
-               replaces every 0x00 with \\n)",
-        rewrite: |body| {
-            body.contains(&0).then(|| {
-                body.iter().map(|&b| if b == 0 { b'\n' } else { b }).collect()
             })
         },
     },
@@ -184,6 +228,47 @@ pub const KNOWN: &[Known] = &[
                 .map(|r| (r.line, &b"Allow: /"[..]))
                 .collect();
             (!empty.is_empty()).then(|| replace_lines(body, &empty))
+        },
+    },
+    Known {
+        adapter: "rust-texting_robots",
+        name: "dollar-anywhere-is-end-anchor",
+        what: "every `$` in a pattern is an end anchor, not only a final \
+               one (texting_robots 0.2.2 `minregex.rs`: `\\$` becomes the \
+               regex `$`): `/a$b` matches nothing, `/a$$` and `/a$*` are \
+               `/a$`; \
+               R2.2.3 and Google: only a final `$` is special",
+        rewrite: |body| {
+            let google = RobotsTxt::parse(body, &Profile::google());
+            let changed: Vec<(u32, Vec<u8>)> = google
+                .groups()
+                .iter()
+                .flat_map(|g| &g.rules)
+                .filter_map(|r| {
+                    let v = &r.value;
+                    let first = v.iter().position(|&b| b == b'$')?;
+                    if first + 1 == v.len() {
+                        return None; // one final `$`: the same reading
+                    }
+                    let key: &[u8] = match r.kind {
+                        RuleKind::Allow => b"Allow: ",
+                        RuleKind::Disallow => b"Disallow: ",
+                    };
+                    let mut line = key.to_vec();
+                    if v[first..].iter().all(|&b| b == b'$' || b == b'*') {
+                        line.extend_from_slice(&v[..=first]);
+                    } else {
+                        // Text after an end anchor: the rule never
+                        // matches. Targets start with `/`, so this
+                        // pattern never matches either.
+                        line.extend_from_slice(b"never-matches");
+                    }
+                    Some((r.line, line))
+                })
+                .collect();
+            let with: Vec<(u32, &[u8])> =
+                changed.iter().map(|(n, l)| (*n, &l[..])).collect();
+            (!with.is_empty()).then(|| replace_lines(body, &with))
         },
     },
     Known {
@@ -210,6 +295,42 @@ pub const KNOWN: &[Known] = &[
         },
     },
 ];
+
+/// A line texting_robots reads as `key value` (no colon), rewritten as
+/// `Key: value`; `None` for any other line.
+fn texting_key_space_value(line: &[u8]) -> Option<Vec<u8>> {
+    const KEYS: [(&str, &[&str]); 3] = [
+        ("User-agent", &["user-agent", "user agent", "useragent"]),
+        ("Allow", &["allow"]),
+        (
+            "Disallow",
+            &["disallow", "dissallow", "dissalow", "disalow", "diasllow", "disallaw"],
+        ),
+    ];
+    let ws = |b: u8| b == b' ' || b == b'\t';
+    let start = line.iter().position(|&b| !ws(b))?;
+    let line = &line[start..];
+    for (canonical, spellings) in KEYS {
+        for key in spellings {
+            let Some(head) = line.get(..key.len()) else { continue };
+            if !head.eq_ignore_ascii_case(key.as_bytes()) {
+                continue;
+            }
+            let rest = &line[key.len()..];
+            let spaces = rest.iter().take_while(|&&b| ws(b)).count();
+            if spaces == 0 || rest.get(spaces) == Some(&b':') {
+                return None; // the colon form, read alike
+            }
+            let value = &rest[spaces..];
+            let value = value.split(|&b| b == b'#').next().unwrap_or_default();
+            let end = value.iter().rposition(|&b| !ws(b)).map_or(0, |e| e + 1);
+            let mut out = format!("{canonical}: ").into_bytes();
+            out.extend_from_slice(&value[..end]);
+            return Some(out);
+        }
+    }
+    None
+}
 
 /// The lines the google profile reads as sitemaps: the key (before `:`,
 /// or the first of exactly two words) starts with `sitemap` or

@@ -42,6 +42,10 @@ fn answer(oracle: &mut dyn Adapter, v: &Value) -> Value {
     };
     let request = |op: &str| -> Result<Request, String> {
         Ok(match op {
+            "governs" => Request::Governs {
+                robots_url: text("robots_url"),
+                url: text("url"),
+            },
             "sitemaps" => Request::Sitemaps { robots: robots()? },
             "crawl-delay" => {
                 Request::CrawlDelay { robots: robots()?, agent: text("agent") }
@@ -72,6 +76,31 @@ fn answer(oracle: &mut dyn Adapter, v: &Value) -> Value {
                     robots: robots.clone(),
                     agent: text("agent"),
                     url: u.as_str().unwrap_or_default().to_string(),
+                })
+                .collect();
+            let results: Vec<Value> =
+                oracle.answer_batch(&reqs).iter().map(result).collect();
+            json!({"id": id, "results": results})
+        }
+        "fetch" => {
+            let urls = v
+                .get("urls")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            let timeout =
+                v.get("timeout").and_then(Value::as_f64).unwrap_or(5.0);
+            let reqs: Vec<Request> = urls
+                .iter()
+                .map(|u| {
+                    let live = robots_adapters::Live {
+                        robots_url: text("robots_url"),
+                        url: u.as_str().unwrap_or_default().to_string(),
+                        timeout: std::time::Duration::from_secs_f64(
+                            timeout.max(0.0),
+                        ),
+                    };
+                    Request::live_fetch(live, text("agent"))
                 })
                 .collect();
             let results: Vec<Value> =
