@@ -111,7 +111,15 @@ impl<P: Parser + Clone> Adapter for Isolated<P> {
 
     fn answer(&mut self, request: &Request) -> Reply {
         let one = std::slice::from_ref(request);
-        self.ask(one, self.deadline)
+        // A live fetch waits on the network too: give it its client's
+        // timeout a few times over, as the process adapter does.
+        let extra = match request {
+            Request::Fetch { live: Some(live), .. } => {
+                live.timeout * 3 + Duration::from_secs(1)
+            }
+            _ => Duration::ZERO,
+        };
+        self.ask(one, self.deadline + extra)
             .and_then(|mut r| r.pop())
             .unwrap_or(Reply::TimedOut)
     }
@@ -120,7 +128,10 @@ impl<P: Parser + Clone> Adapter for Isolated<P> {
     /// per-request deadlines; if it misses that, each request is asked
     /// alone so that only the one that hangs is reported.
     fn answer_batch(&mut self, requests: &[Request]) -> Vec<Reply> {
-        if requests.len() <= 1 {
+        let live = requests
+            .iter()
+            .any(|r| matches!(r, Request::Fetch { live: Some(_), .. }));
+        if requests.len() <= 1 || live {
             return requests.iter().map(|r| self.answer(r)).collect();
         }
         let total = self.deadline.saturating_mul(requests.len() as u32);
