@@ -12,11 +12,17 @@
 #
 # Bodies over MAX_SEED bytes (default 32768) are left out: libFuzzer sizes
 # -max_len from the largest seed, and big inputs slow every run.
-# Usage: fuzz/seed.sh [TARGET...]   (default: parse decide differential)
+# Usage: fuzz/seed.sh [--out DIR] [TARGET...]
+#   DIR defaults to fuzz/corpus; TARGET defaults to: parse decide differential
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+out="$here/corpus"
+if [ "${1:-}" = "--out" ]; then
+  out=$2
+  shift 2
+fi
 targets=${*:-parse decide differential}
-MAX_SEED=${MAX_SEED:-32768} python3 - "$here/../spec-cases" "$here/corpus" $targets <<'EOF'
+MAX_SEED=${MAX_SEED:-32768} python3 - "$here/../spec-cases" "$out" $targets <<'EOF'
 import base64, hashlib, os, pathlib, sys, tomllib
 
 cases_dir, corpus, targets = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3:]

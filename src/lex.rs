@@ -144,8 +144,14 @@ fn split_pair<'a>(
     None
 }
 
-/// Reads one physical line (without its line end).
-fn lex_line<'a>(raw: &'a [u8], number: u32, p: &Profile) -> Line<'a> {
+/// Reads one physical line (without its line end); `hash` is where its
+/// comment starts, if it has one.
+fn lex_line<'a>(
+    raw: &'a [u8],
+    hash: Option<usize>,
+    number: u32,
+    p: &Profile,
+) -> Line<'a> {
     let mut notes = Vec::new();
     let mut text = raw;
     if let Some(max) = p.max_line_bytes
@@ -154,7 +160,7 @@ fn lex_line<'a>(raw: &'a [u8], number: u32, p: &Profile) -> Line<'a> {
         text = &text[..max];
         notes.push(DiagnosticKind::LineTruncated);
     }
-    if let Some(hash) = text.iter().position(|&b| b == b'#') {
+    if let Some(hash) = hash.filter(|&h| h < text.len()) {
         text = &text[..hash];
     }
     let text = trim(text);
@@ -203,23 +209,54 @@ impl<'a> Iterator for Lines<'a, '_> {
             return None;
         }
         let cr_ends = self.profile.cr_ends_line;
-        let end = self
-            .body
-            .iter()
-            .position(|&b| b == b'\n' || (b == b'\r' && cr_ends))
-            .unwrap_or(self.body.len());
+        let body = self.body;
+        // The octets that end a line (`\n` twice when CR does not).
+        let ends = if cr_ends { [b'\n', b'\r'] } else { [b'\n', b'\n'] };
+        let (hash, end) = match find_any(body, [ends[0], ends[1], b'#']) {
+            Some(h) if body[h] == b'#' => {
+                let rest = find_any(&body[h..], ends);
+                (Some(h), rest.map(|e| h + e))
+            }
+            other => (None, other),
+        };
+        let end = end.unwrap_or(body.len());
         let mut text = &self.body[..end];
         if !cr_ends && self.body.get(end) == Some(&b'\n') {
             // LF-only line ends still treat CRLF as one.
             text = text.strip_suffix(b"\r").unwrap_or(text);
         }
-        let line = lex_line(text, self.number, self.profile);
+        let line = lex_line(text, hash, self.number, self.profile);
         let crlf = self.body[end..].starts_with(b"\r\n");
         let next = (end + 1 + usize::from(crlf)).min(self.body.len());
         self.body = &self.body[next..];
         self.number = self.number.saturating_add(1);
         Some(line)
     }
+}
+
+/// The position of the first octet of `hay` in `set`, looked for eight
+/// octets at a time (lines are scanned once, and this is the scan).
+fn find_any<const N: usize>(hay: &[u8], set: [u8; N]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = hay.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        // OK: `chunks_exact(8)` yields 8-octet chunks.
+        let word = u64::from_le_bytes(chunk.try_into().expect("8 octets"));
+        // A zero octet of `word ^ b·LO` is an octet equal to b; the lowest
+        // flagged octet is exact (higher ones may be false alarms).
+        let hits = set.iter().fold(0, |acc, &b| {
+            let x = word ^ (LO * u64::from(b));
+            acc | (x.wrapping_sub(LO) & !x & HI)
+        });
+        if hits != 0 {
+            return Some(base + (hits.trailing_zeros() / 8) as usize);
+        }
+        base += 8;
+    }
+    let rest = chunks.remainder().iter().position(|b| set.contains(b));
+    rest.map(|i| base + i)
 }
 
 /// Splits `body` into lines at CR, LF or CRLF (`NL`), after skipping a BOM
@@ -239,6 +276,16 @@ mod tests {
     fn contents(body: &str, p: &Profile) -> Vec<Content<'static>> {
         let body: &'static [u8] = Box::leak(body.as_bytes().into());
         lex(body, p).lines.into_iter().map(|l| l.content).collect()
+    }
+
+    #[test]
+    fn find_any_finds_the_first_octet_of_the_set() {
+        for hay in [&b""[..], b"abc", b"abcdefgh#", b"abcdefghijklmnop\rq\n"] {
+            let want = hay.iter().position(|b| b"\n\r#".contains(b));
+            assert_eq!(find_any(hay, [b'\n', b'\r', b'#']), want, "{hay:?}");
+        }
+        let hay = b"\x80\x0b#\n\n\n\n\n\n\n";
+        assert_eq!(find_any(hay, [b'#']), Some(2));
     }
 
     #[test]

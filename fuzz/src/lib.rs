@@ -155,10 +155,10 @@ pub const KNOWN: &[Known] = &[
                     rest = &rest[1..];
                 }
             }
-            let google_skips = [&b"\xEF\xBB\xBF"[..], b"\xEF\xBB", b"\xEF"]
-                .iter()
-                .any(|bom| body.len() - rest.len() == bom.len() && body.starts_with(bom));
-            (rest.len() < body.len() && !google_skips).then(|| rest.to_vec())
+            // Also when Google skips the same bytes: dropping them changes
+            // nothing for the oracle, and later rewrites see line 1 as
+            // texting_robots does.
+            (rest.len() < body.len()).then(|| rest.to_vec())
         },
     },
     Known {
@@ -264,6 +264,42 @@ pub const KNOWN: &[Known] = &[
                         line.extend_from_slice(b"never-matches");
                     }
                     Some((r.line, line))
+                })
+                .collect();
+            let with: Vec<(u32, &[u8])> =
+                changed.iter().map(|(n, l)| (*n, &l[..])).collect();
+            (!with.is_empty()).then(|| replace_lines(body, &with))
+        },
+    },
+    Known {
+        adapter: "rust-texting_robots",
+        name: "pattern-specials-encoded",
+        what: "space, `\"`, `<`, `>`, `` ` `` and control bytes in a pattern \
+               are percent-encoded before matching (texting_robots 0.2.2 \
+               `percent_encode`, the URL fragment set), so `/ *` matches \
+               `/%20`; Google escapes only non-ASCII bytes (GRT-11)",
+        rewrite: |body| {
+            let google = RobotsTxt::parse(body, &Profile::google());
+            let special =
+                |b: u8| b < 0x20 || b == 0x7F || b" \"<>`".contains(&b);
+            let changed: Vec<(u32, Vec<u8>)> = google
+                .groups()
+                .iter()
+                .flat_map(|g| &g.rules)
+                .filter(|r| r.value.iter().any(|&b| special(b)))
+                .map(|r| {
+                    let mut line = match r.kind {
+                        RuleKind::Allow => b"Allow: ".to_vec(),
+                        RuleKind::Disallow => b"Disallow: ".to_vec(),
+                    };
+                    for &b in r.value.iter() {
+                        if special(b) {
+                            line.extend_from_slice(format!("%{b:02X}").as_bytes());
+                        } else {
+                            line.push(b);
+                        }
+                    }
+                    (r.line, line)
                 })
                 .collect();
             let with: Vec<(u32, &[u8])> =
