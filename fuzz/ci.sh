@@ -26,7 +26,7 @@ fuzz/seed.sh --out "$corpus" >/dev/null
 
 scale=${FUZZ_CI_SCALE:-1}
 # target:runs, sized for about 10-20 s each on this 2-core machine.
-for spec in parse:50000 decide:20000 differential:5000; do
+for spec in parse:100000 decide:20000 differential:3000; do
   target=${spec%%:*}
   runs=$(( ${spec#*:} * scale ))
   echo "fuzz/ci.sh: $target, $runs runs"
