@@ -37,43 +37,34 @@ pub(crate) struct Pattern {
     wildcards: bool,
 }
 
-/// A value no normalisation step changes: ASCII without `%`, `*`, `$`.
-fn is_plain(value: &[u8]) -> bool {
-    value.iter().all(|&b| b < 0x80 && !matches!(b, b'%' | b'*' | b'$'))
+/// A value no normalisation step changes: ASCII without `%`, and with
+/// wildcards on, `$` only as the final anchor (a `*` is an operator).
+fn is_canonical(value: &[u8], p: &Profile) -> bool {
+    let body = match value.split_last() {
+        Some((b'$', rest)) if p.wildcards => rest,
+        _ => value,
+    };
+    let operator = |b: u8| p.wildcards && b == b'*';
+    body.iter().all(|&b| {
+        b < 0x80 && b != b'%' && (operator(b) || !matches!(b, b'*' | b'$'))
+    })
 }
 
 impl Pattern {
     /// Compiles a rule's value (trimmed, comment removed).
     pub fn compile(value: &[u8], p: &Profile) -> Pattern {
-        let plain = Pattern {
-            canonical: None,
-            anchored: false,
-            wildcards: p.wildcards,
-        };
-        if is_plain(value) {
-            return plain;
-        }
-        let canon = Canon::for_pattern(p);
         let (body, anchored) = match value.split_last() {
             Some((b'$', rest)) if p.wildcards => (rest, true),
             _ => (value, false),
         };
-        let mut text = Vec::with_capacity(value.len() + 8);
-        if p.wildcards {
-            for (i, raw) in body.split(|&b| b == b'*').enumerate() {
-                if i > 0 {
-                    text.push(b'*');
-                }
-                canonicalize_into(raw, canon, &mut text);
-            }
-        } else {
-            canonicalize_into(body, canon, &mut text);
+        let plain =
+            Pattern { canonical: None, anchored, wildcards: p.wildcards };
+        if is_canonical(value, p) {
+            return plain;
         }
-        if anchored {
-            text.push(b'$');
-        }
+        let text = canonical_text(body, anchored, p);
         let canonical = (*text != *value).then(|| text.into());
-        Pattern { canonical, anchored, ..plain }
+        Pattern { canonical, ..plain }
     }
 
     /// The pattern's shape, given the value it was compiled from.
@@ -84,6 +75,27 @@ impl Pattern {
             wildcards: self.wildcards,
         }
     }
+}
+
+/// The canonical text of a pattern body: each piece canonicalised, the
+/// wildcards and the anchor kept.
+fn canonical_text(body: &[u8], anchored: bool, p: &Profile) -> Vec<u8> {
+    let canon = Canon::for_pattern(p);
+    let mut text = Vec::with_capacity(body.len() + 8);
+    if p.wildcards {
+        for (i, raw) in body.split(|&b| b == b'*').enumerate() {
+            if i > 0 {
+                text.push(b'*');
+            }
+            canonicalize_into(raw, canon, &mut text);
+        }
+    } else {
+        canonicalize_into(body, canon, &mut text);
+    }
+    if anchored {
+        text.push(b'$');
+    }
+    text
 }
 
 /// A compiled pattern ready to match: its canonical text and operators.
@@ -386,6 +398,22 @@ mod tests {
                 s.matches(target.as_bytes()),
                 matches_reference(s, target.as_bytes())
             );
+        }
+
+        #[test]
+        fn values_taken_as_canonical_are(
+            value in "[a-c/*$%é2F]{0,10}",
+            google in proptest::bool::ANY,
+            wildcards in proptest::bool::ANY,
+        ) {
+            let mut p = if google { Profile::google() } else { Profile::rfc9309() };
+            p.wildcards = wildcards;
+            let v = value.as_bytes();
+            if is_canonical(v, &p) {
+                let anchored = wildcards && v.last() == Some(&b'$');
+                let body = &v[..v.len() - usize::from(anchored)];
+                proptest::prop_assert_eq!(canonical_text(body, anchored, &p), v);
+            }
         }
 
         #[test]

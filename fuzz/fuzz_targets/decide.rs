@@ -75,7 +75,9 @@ fn check_decision(
     }
     // The verdict follows from the reason and the winner.
     let best = d.candidates.iter().map(|c| c.priority).max();
-    let top = |k| d.candidates.iter().any(|c| c.kind == k && Some(c.priority) == best);
+    let top = |k| {
+        d.candidates.iter().any(|c| c.kind == k && Some(c.priority) == best)
+    };
     match d.reason {
         Reason::NoGroup => {
             assert!(d.groups.is_empty() && d.candidates.is_empty());

@@ -153,7 +153,8 @@ fn max_stars_on_a_line(body: &[u8]) -> usize {
 fn report_only() -> bool {
     static REPORT: OnceLock<bool> = OnceLock::new();
     *REPORT.get_or_init(|| {
-        std::env::var("ROBOTS_FUZZ_REPORT").is_ok_and(|v| !v.is_empty() && v != "0")
+        std::env::var("ROBOTS_FUZZ_REPORT")
+            .is_ok_and(|v| !v.is_empty() && v != "0")
     })
 }
 
@@ -222,9 +223,14 @@ fuzz_target!(|input: Input| -> Corpus {
             if why != Explanation::Unexplained {
                 continue;
             }
-            if let Some(known) =
-                known_deviation(&info.name, &body, &check.agent, url, profile, theirs)
-            {
+            if let Some(known) = known_deviation(
+                &info.name,
+                &body,
+                &check.agent,
+                url,
+                profile,
+                theirs,
+            ) {
                 if report_only() {
                     eprintln!("known {}: {}", info.name, known);
                 }

@@ -294,7 +294,9 @@ pub const KNOWN: &[Known] = &[
                     };
                     for &b in r.value.iter() {
                         if special(b) {
-                            line.extend_from_slice(format!("%{b:02X}").as_bytes());
+                            line.extend_from_slice(
+                                format!("%{b:02X}").as_bytes(),
+                            );
                         } else {
                             line.push(b);
                         }
@@ -340,7 +342,14 @@ fn texting_key_space_value(line: &[u8]) -> Option<Vec<u8>> {
         ("Allow", &["allow"]),
         (
             "Disallow",
-            &["disallow", "dissallow", "dissalow", "disalow", "diasllow", "disallaw"],
+            &[
+                "disallow",
+                "dissallow",
+                "dissalow",
+                "disalow",
+                "diasllow",
+                "disallaw",
+            ],
         ),
     ];
     let ws = |b: u8| b == b' ' || b == b'\t';
@@ -382,9 +391,12 @@ fn sitemap_lines(body: &[u8]) -> Vec<u32> {
             let line = line.split(|&b| b == b'#').next().unwrap_or_default();
             let key = match line.iter().position(|&b| b == b':') {
                 Some(colon) => &line[..colon],
-                None => line.split(ws).find(|w| !w.is_empty()).unwrap_or_default(),
+                None => {
+                    line.split(ws).find(|w| !w.is_empty()).unwrap_or_default()
+                }
             };
-            let key: Vec<u8> = key.iter().copied().filter(|b| !ws(b)).collect();
+            let key: Vec<u8> =
+                key.iter().copied().filter(|b| !ws(b)).collect();
             let key = key.to_ascii_lowercase();
             key.starts_with(b"sitemap") || key.starts_with(b"site-map")
         })

@@ -6,13 +6,18 @@
 //! so the usual filters work: `cargo test -- encoding`, `--exact`,
 //! `--list`, `--ignored`. Under nextest (one process per trial, run as
 //! `spec --exact NAME`) only the trial's own file is loaded.
+//!
+//! Each decide check also asks the oracle's two paths directly: the fast
+//! one (`decide`, with every group indexed) must give the plain reading's
+//! decision (`decide_linear`), explanation included.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use libtest_mimic::{Arguments, Failed, Trial};
+use robots_adapters::oracle::{Profile, RobotsTxt};
 use robots_adapters::reference::Reference;
-use robots_conformance::case::PROFILES;
+use robots_conformance::case::{Case, PROFILES, Question};
 use robots_conformance::render::failure;
 use robots_conformance::run::{Outcome, run_cases};
 use robots_conformance::suite::{Suite, default_root};
@@ -26,6 +31,19 @@ fn file_of(root: &Path, name: &str) -> Option<PathBuf> {
         path.push(p);
     }
     Some(path.with_extension("toml"))
+}
+
+/// The fast path's decision, when it differs from the plain reading's.
+fn paths_differ(case: &Case, q: &Question, profile: &str) -> Option<String> {
+    let Question::Decide { agent, url } = q else { return None };
+    let robots = RobotsTxt::parse(&case.robots, &Profile::by_name(profile)?);
+    let plain = robots.decide_linear(agent, url).ok()?;
+    let fast = robots.decide_indexed(agent, url).ok()?;
+    (fast != plain).then(|| {
+        format!(
+            "fast path ({profile}) differs:\n{fast:#?}\nplain:\n{plain:#?}"
+        )
+    })
 }
 
 fn check_trial(suite: &Arc<Suite>, case_ix: usize, check_ix: usize) -> Trial {
@@ -44,6 +62,7 @@ fn check_trial(suite: &Arc<Suite>, case_ix: usize, check_ix: usize) -> Trial {
             let name = Reference::name_for(profile);
             let results =
                 run_cases(&mut oracle, profile, [(case, vec![check])]);
+            failures.extend(paths_differ(case, &check.question, profile));
             for r in results {
                 if r.outcome.is_bad() || r.outcome == Outcome::NotApplicable {
                     failures.push(failure(

@@ -1,0 +1,137 @@
+//! The fast path gives the plain reading's decisions: `decide` (rule
+//! index once a group has been consulted a few times, octet tables for
+//! long targets) and `decide_indexed` (index at once) against
+//! `decide_linear` (every rule, octet by octet), over generated files
+//! with large groups and URLs derived from their rules.
+
+use proptest::prelude::*;
+use robots_oracle::{Profile, RobotsTxt};
+
+fn config() -> ProptestConfig {
+    ProptestConfig {
+        cases: 600,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+fn profile() -> impl Strategy<Value = Profile> {
+    let lenient = {
+        let mut p = Profile::google();
+        p.wildcards = false;
+        p.priority = robots_oracle::Priority::MatchedOctets;
+        p
+    };
+    let first = {
+        let mut p = Profile::rfc9309();
+        p.precedence = robots_oracle::Precedence::FirstMatch;
+        p
+    };
+    prop_oneof![
+        3 => Just(Profile::rfc9309()),
+        3 => Just(Profile::google()),
+        1 => Just(lenient),
+        1 => Just(first),
+    ]
+}
+
+/// Patterns that share prefixes and suffixes, with `*`, `$`, escapes,
+/// non-ASCII, `index.html` and empty values.
+fn pattern() -> impl Strategy<Value = String> {
+    let part = prop_oneof![
+        6 => "[ab]{1,3}",
+        3 => Just("/".to_string()),
+        3 => Just("*".to_string()),
+        1 => Just("%61".to_string()),
+        1 => Just("%2f".to_string()),
+        1 => Just("é".to_string()),
+        1 => Just("index.html".to_string()),
+        1 => Just("?q=".to_string()),
+    ];
+    (prop::collection::vec(part, 0..7), any::<bool>(), 0..20u8).prop_map(
+        |(parts, anchored, shape)| {
+            let mut p = match shape {
+                0 => String::new(),
+                1 => "*".to_string(),
+                _ => "/".to_string(),
+            };
+            p.push_str(&parts.concat());
+            if anchored {
+                p.push('$');
+            }
+            p
+        },
+    )
+}
+
+/// A file of a few groups, some large, for `FooBot` and others.
+fn file() -> impl Strategy<Value = String> {
+    let group = (
+        prop::sample::select(vec!["*", "FooBot", "foobot", "OtherBot"]),
+        prop::collection::vec((any::<bool>(), pattern()), 0..40),
+    );
+    prop::collection::vec(group, 1..4).prop_map(|groups| {
+        let mut body = String::new();
+        for (agent, rules) in groups {
+            body.push_str(&format!("User-agent: {agent}\n"));
+            for (allow, p) in rules {
+                let key = if allow { "Allow" } else { "Disallow" };
+                body.push_str(&format!("{key}: {p}\n"));
+            }
+        }
+        body
+    })
+}
+
+/// URLs near the rules: short ones, and long ones (octet tables).
+fn url() -> impl Strategy<Value = String> {
+    let part =
+        prop_oneof!["[ab]{1,3}", Just("/".to_string()), Just("%61".into())];
+    (prop::collection::vec(part, 0..8), 0..3usize).prop_map(|(parts, long)| {
+        let tail = "ab/".repeat(long * 30);
+        format!(
+            "/{}{tail}{}",
+            parts.concat(),
+            if long == 2 { "x.html" } else { "" }
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn the_fast_path_decides_as_the_plain_reading(
+        body in file(),
+        urls in prop::collection::vec(url(), 1..12),
+        p in profile(),
+    ) {
+        let robots = RobotsTxt::parse(body.as_bytes(), &p);
+        for agent in ["FooBot", "NoBot"] {
+            for url in &urls {
+                let plain = robots.decide_linear(agent, url).unwrap();
+                prop_assert_eq!(&robots.decide_indexed(agent, url).unwrap(), &plain);
+                prop_assert_eq!(&robots.decide(agent, url).unwrap(), &plain);
+                prop_assert_eq!(robots.is_allowed(agent, url), plain.is_allowed());
+            }
+        }
+    }
+}
+
+#[test]
+fn a_large_group_gets_an_index_and_keeps_its_answers() {
+    let mut body = String::from("User-agent: *\n");
+    for i in 0..3000 {
+        body.push_str(&format!("Disallow: /d{i}/\nAllow: /d{i}/*.pdf$\n"));
+    }
+    let robots = RobotsTxt::parse(body.as_bytes(), &Profile::rfc9309());
+    for _ in 0..8 {
+        for url in ["/d17/a", "/d17/a.pdf", "/x", "/d2999/", "/d3000/"] {
+            assert_eq!(
+                robots.decide("FooBot", url).unwrap(),
+                robots.decide_linear("FooBot", url).unwrap(),
+                "{url}"
+            );
+        }
+    }
+}
