@@ -303,6 +303,9 @@ pub fn run(
     }
 }
 
+/// Instances of each adapter a matrix runs side by side.
+const WORKERS_PER_ADAPTER: usize = 2;
+
 fn run_column(
     entry: &Entry,
     selected: &[(&Case, Vec<&Check>)],
@@ -328,31 +331,64 @@ fn run_column(
         column.fix = Some(fix);
         return (column, vec![]);
     }
-    let mut adapter = registry::open(entry, limits, host);
+    // Two instances per adapter, taking alternate cases: a parser that
+    // hangs on a few hostile cases (each costing a deadline and a
+    // restart) then holds up only half the run.
     let counting = counting_profile(profile, &entry.info).to_string();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let parts: Vec<(Info, Vec<(String, Cell)>)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..WORKERS_PER_ADAPTER)
+            .map(|w| {
+                let (counting, done) = (&counting, &done);
+                s.spawn(move || {
+                    let mut adapter = registry::open(entry, limits, host);
+                    let mut cells = Vec::new();
+                    for (case, checks) in
+                        selected.iter().skip(w).step_by(WORKERS_PER_ADAPTER)
+                    {
+                        let results = run_cases(
+                            adapter.as_mut(),
+                            counting,
+                            [(*case, checks.clone())],
+                        );
+                        for (r, check) in results.into_iter().zip(checks) {
+                            let outcome = PROFILES
+                                .iter()
+                                .map(|p| {
+                                    (
+                                        p.to_string(),
+                                        judge(check, p, &r.reply).0,
+                                    )
+                                })
+                                .collect();
+                            let answer = describe_reply(&r.reply);
+                            cells.push((
+                                r.check,
+                                Cell { answer, outcome, detail: r.detail },
+                            ));
+                        }
+                        let n = done.fetch_add(
+                            checks.len(),
+                            std::sync::atomic::Ordering::Relaxed,
+                        );
+                        progress(&entry.info.name, n + checks.len());
+                    }
+                    (adapter.info(), cells)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("adapter worker panicked"))
+            .collect()
+    });
     let mut cells = Vec::new();
-    let mut done = 0;
-    for (case, checks) in selected {
-        let results =
-            run_cases(adapter.as_mut(), &counting, [(*case, checks.clone())]);
-        for (r, check) in results.into_iter().zip(checks) {
-            let outcome = PROFILES
-                .iter()
-                .map(|p| (p.to_string(), judge(check, p, &r.reply).0))
-                .collect();
-            cells.push((
-                r.check,
-                Cell {
-                    answer: describe_reply(&r.reply),
-                    outcome,
-                    detail: r.detail,
-                },
-            ));
-        }
-        done += checks.len();
-        progress(&entry.info.name, done);
+    let mut info = entry.info.clone();
+    for (i, c) in parts {
+        info = i;
+        cells.extend(c);
     }
-    column.version_from(adapter.info());
+    column.version_from(info);
     column.seconds = started.elapsed().as_secs_f64();
     (column, cells)
 }
