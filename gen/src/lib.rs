@@ -360,31 +360,6 @@ pub fn from_seed(seed: u64, index: u64) -> Check {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn seeds_are_deterministic_and_varied() {
-        assert_eq!(from_seed(7, 3), from_seed(7, 3));
-        let bodies: std::collections::HashSet<Vec<u8>> =
-            (0..200).map(|i| from_seed(7, i).robots).collect();
-        assert!(bodies.len() > 150, "{}", bodies.len());
-    }
-
-    #[test]
-    fn urls_mostly_come_from_rules() {
-        let mut starts_with_slash = 0;
-        for i in 0..500 {
-            for url in from_seed(1, i).urls {
-                assert!(!url.contains('#'), "{url}");
-                starts_with_slash += usize::from(url.starts_with('/'));
-            }
-        }
-        assert!(starts_with_slash > 1000);
-    }
-}
-
 /// Checks for a real robots.txt file: one per agent taken from the file's
 /// own user-agent lines (at most `max_agents`) plus the generic `FooBot`,
 /// each with URLs derived from the rules of the groups that agent obeys
@@ -400,12 +375,11 @@ pub fn from_file(
     let mut agents: Vec<String> = Vec::new();
     for g in robots.groups() {
         for a in &g.agents {
-            if let AgentToken::Named(t) = &a.token {
-                if !t.is_empty()
-                    && !agents.iter().any(|x| x.eq_ignore_ascii_case(t))
-                {
-                    agents.push(t.clone());
-                }
+            if let AgentToken::Named(t) = &a.token
+                && !t.is_empty()
+                && !agents.iter().any(|x| x.eq_ignore_ascii_case(t))
+            {
+                agents.push(t.clone());
             }
         }
     }
@@ -439,4 +413,29 @@ pub fn from_file(
             Check { robots: body.to_vec(), agent, urls }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeds_are_deterministic_and_varied() {
+        assert_eq!(from_seed(7, 3), from_seed(7, 3));
+        let bodies: std::collections::HashSet<Vec<u8>> =
+            (0..200).map(|i| from_seed(7, i).robots).collect();
+        assert!(bodies.len() > 150, "{}", bodies.len());
+    }
+
+    #[test]
+    fn urls_mostly_come_from_rules() {
+        let mut starts_with_slash = 0;
+        for i in 0..500 {
+            for url in from_seed(1, i).urls {
+                assert!(!url.contains('#'), "{url}");
+                starts_with_slash += usize::from(url.starts_with('/'));
+            }
+        }
+        assert!(starts_with_slash > 1000);
+    }
 }

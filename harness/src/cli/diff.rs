@@ -78,13 +78,13 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     let mut start = 0;
     if let Some(dir) = &a.out {
         std::fs::create_dir_all(dir.join("findings"))?;
-        if let Ok(text) = std::fs::read_to_string(dir.join("state.json")) {
-            if let Ok(s) = serde_json::from_str::<State>(&text) {
-                if s.seed == a.seed && a.corpus.is_none() {
-                    start = s.next;
-                    eprintln!("resuming seed {} at check {start}", a.seed);
-                }
-            }
+        if let Ok(text) = std::fs::read_to_string(dir.join("state.json"))
+            && let Ok(s) = serde_json::from_str::<State>(&text)
+            && s.seed == a.seed
+            && a.corpus.is_none()
+        {
+            start = s.next;
+            eprintln!("resuming seed {} at check {start}", a.seed);
         }
     }
     let time = a.time.or(if a.cases.is_none() {
