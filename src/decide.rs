@@ -10,9 +10,9 @@
 //! only the rules `index` names as candidates, and it searches long
 //! targets through `pattern::Haystack`.
 
-use crate::agent::{is_valid_product_token, select};
+use crate::agent::{Selection, is_valid_product_token, select};
 use crate::explain::{Decision, Reason, RuleMatch, Verdict};
-
+use crate::index::Index;
 use crate::parse::{RobotsTxt, Rule, RuleKind};
 use crate::pattern::{Find, Haystack, Plain};
 use crate::profile::{Precedence, Priority};
@@ -70,82 +70,117 @@ impl RobotsTxt {
         self.decide_by(agent, url, Scan::Indexed)
     }
 
+    /// `decide(..).is_allowed()`, with a URL that is not a path allowed.
+    /// Takes the same path as [`RobotsTxt::decide`] but writes no
+    /// explanation.
+    pub fn is_allowed(&self, agent: &str, url: &str) -> bool {
+        let Ok(target) = match_octets(url, &self.profile) else {
+            return true;
+        };
+        let (verdict, ..) = self.settle(agent, &target, Scan::Adaptive);
+        verdict == Verdict::Allowed
+    }
+
     fn decide_by(
         &self,
         agent: &str,
         url: &str,
         scan: Scan,
     ) -> Result<Decision, Error> {
-        let p = &self.profile;
-        let target = match_octets(url, p)?;
-        let mut d = Decision {
-            verdict: Verdict::Allowed,
-            reason: Reason::NoGroup,
+        let target = match_octets(url, &self.profile)?;
+        let (verdict, reason, hits, winner, selection) =
+            self.settle(agent, &target, scan);
+        let explain = |h: &Hit<'_>| RuleMatch {
+            line: h.rule.line,
+            kind: h.rule.kind,
+            pattern: lossy(&h.rule.value),
+            normalized: lossy(h.normalized),
+            priority: h.priority,
+        };
+        Ok(Decision {
+            verdict,
+            reason,
             target: lossy(&target),
-            groups: Vec::new(),
-            global: false,
-            candidates: Vec::new(),
-            winner: None,
+            groups: selection
+                .groups
+                .iter()
+                .map(|&i| self.groups[i].line())
+                .collect(),
+            global: selection.global,
+            candidates: hits.iter().map(explain).collect(),
+            winner: winner.map(|w| explain(&hits[w])),
             agent_is_valid: is_valid_product_token(agent),
-        };
-        if p.implicit_robots_txt_allow && target == b"/robots.txt" {
-            d.reason = Reason::RobotsTxtPath;
-            return Ok(d);
-        }
-        let selection = select(&self.groups, agent, p);
-        d.global = selection.global;
-        d.groups =
-            selection.groups.iter().map(|&i| self.groups[i].line()).collect();
-        if selection.groups.is_empty() {
-            return Ok(d);
-        }
-        let hay = Haystack::new(&target);
-        let how = p.priority;
-        for &i in &selection.groups {
-            let rules = &self.groups[i].rules;
-            let index = match scan {
-                Scan::Linear => None,
-                Scan::Adaptive => self.indexes[i].get(rules, false),
-                Scan::Indexed => self.indexes[i].get(rules, true),
-            };
-            let found = match (scan, index) {
-                (Scan::Linear, _) => {
-                    let plain = Plain(&target);
-                    rules
-                        .iter()
-                        .filter_map(|r| rule_match(r, &plain, how))
-                        .collect()
-                }
-                (_, Some(index)) => index
-                    .candidates(&target)
-                    .into_iter()
-                    .filter_map(|r| rule_match(&rules[r], &hay, how))
-                    .collect(),
-                (_, None) => rules
-                    .iter()
-                    .filter_map(|r| rule_match(r, &hay, how))
-                    .collect(),
-            };
-            d.candidates.extend::<Vec<_>>(found);
-        }
-        d.candidates.sort_by_key(|c| c.line);
-        let (verdict, reason, winner) = match p.precedence {
-            Precedence::FirstMatch => first_match(&d.candidates),
-            Precedence::LongestMatch => {
-                longest_match(&d.candidates, p.tie_goes_to_allow)
-            }
-        };
-        d.verdict = verdict;
-        d.reason = reason;
-        d.winner = winner.cloned();
-        Ok(d)
+        })
     }
 
-    /// `decide(..).is_allowed()`, with a URL that is not a path allowed.
-    pub fn is_allowed(&self, agent: &str, url: &str) -> bool {
-        self.decide(agent, url).map_or(true, |d| d.is_allowed())
+    /// The decision without its explanation: verdict, reason, the rules
+    /// that matched in file order, which of them won, and the groups.
+    fn settle(&self, agent: &str, target: &[u8], scan: Scan) -> Settled<'_> {
+        let p = &self.profile;
+        if p.implicit_robots_txt_allow && target == b"/robots.txt" {
+            let none = Selection { groups: Vec::new(), global: false };
+            return (
+                Verdict::Allowed,
+                Reason::RobotsTxtPath,
+                vec![],
+                None,
+                none,
+            );
+        }
+        let selection = select(&self.groups, agent, p);
+        if selection.groups.is_empty() {
+            return (
+                Verdict::Allowed,
+                Reason::NoGroup,
+                vec![],
+                None,
+                selection,
+            );
+        }
+        let hay = Haystack::new(target);
+        let mut hits = Vec::new();
+        for &i in &selection.groups {
+            let rules = &self.groups[i].rules;
+            let build = || Index::new(rules.iter().map(Rule::shapes));
+            let index = match scan {
+                Scan::Linear => None,
+                Scan::Adaptive => {
+                    self.indexes[i].get(rules.len(), false, build)
+                }
+                Scan::Indexed => self.indexes[i].get(rules.len(), true, build),
+            };
+            let how = p.priority;
+            match (scan, index) {
+                (Scan::Linear, _) => {
+                    let plain = Plain(target);
+                    hits.extend(
+                        rules.iter().filter_map(|r| hit(r, &plain, how)),
+                    )
+                }
+                (_, Some(index)) => hits.extend(
+                    index
+                        .candidates(target)
+                        .into_iter()
+                        .filter_map(|r| hit(&rules[r], &hay, how)),
+                ),
+                (_, None) => {
+                    hits.extend(rules.iter().filter_map(|r| hit(r, &hay, how)))
+                }
+            }
+        }
+        hits.sort_by_key(|h| h.rule.line);
+        let (verdict, reason, winner) = match p.precedence {
+            Precedence::FirstMatch => first_match(&hits),
+            Precedence::LongestMatch => {
+                longest_match(&hits, p.tie_goes_to_allow)
+            }
+        };
+        (verdict, reason, hits, winner, selection)
     }
 }
+
+/// Verdict, reason, hits, the winner's position among them, the groups.
+type Settled<'r> = (Verdict, Reason, Vec<Hit<'r>>, Option<usize>, Selection);
 
 /// Which rules a decision tries.
 #[derive(Clone, Copy)]
@@ -160,12 +195,19 @@ enum Scan {
     Indexed,
 }
 
+/// A rule that matched: the pattern that did and its priority.
+struct Hit<'r> {
+    rule: &'r Rule,
+    normalized: &'r [u8],
+    priority: usize,
+}
+
 /// How `rule` matches `target`, if it does. Empty rules never match (A8).
-fn rule_match(
-    rule: &Rule,
+fn hit<'r>(
+    rule: &'r Rule,
     target: &impl Find,
     how: Priority,
-) -> Option<RuleMatch> {
+) -> Option<Hit<'r>> {
     let (shape, end) = rule
         .shapes()
         .filter(|s| !s.is_empty())
@@ -174,16 +216,10 @@ fn rule_match(
         Priority::PatternOctets => shape.normalized().len(),
         Priority::MatchedOctets => end,
     };
-    Some(RuleMatch {
-        line: rule.line,
-        kind: rule.kind,
-        pattern: lossy(&rule.value),
-        normalized: lossy(shape.normalized()),
-        priority,
-    })
+    Some(Hit { rule, normalized: shape.normalized(), priority })
 }
 
-type Outcome<'a> = (Verdict, Reason, Option<&'a RuleMatch>);
+type Outcome = (Verdict, Reason, Option<usize>);
 
 fn verdict_of(kind: RuleKind) -> Verdict {
     match kind {
@@ -192,43 +228,45 @@ fn verdict_of(kind: RuleKind) -> Verdict {
     }
 }
 
-fn first_match(candidates: &[RuleMatch]) -> Outcome<'_> {
-    match candidates.first() {
-        Some(c) => (verdict_of(c.kind), Reason::FirstMatch, Some(c)),
+fn first_match(hits: &[Hit<'_>]) -> Outcome {
+    match hits.first() {
+        Some(h) => (verdict_of(h.rule.kind), Reason::FirstMatch, Some(0)),
         None => (Verdict::Allowed, Reason::NoMatchingRule, None),
     }
 }
 
-/// The first rule of `kind` with the highest priority.
-fn best(candidates: &[RuleMatch], kind: RuleKind) -> Option<&RuleMatch> {
-    candidates.iter().filter(|c| c.kind == kind).fold(
+/// The first hit of `kind` with the highest priority.
+fn best(hits: &[Hit<'_>], kind: RuleKind) -> Option<(usize, usize)> {
+    hits.iter().enumerate().filter(|(_, h)| h.rule.kind == kind).fold(
         None,
-        |b: Option<&RuleMatch>, c| match b {
-            Some(b) if b.priority >= c.priority => Some(b),
-            _ => Some(c),
+        |b, (i, h)| match b {
+            Some((_, p)) if p >= h.priority => b,
+            _ => Some((i, h.priority)),
         },
     )
 }
 
-fn longest_match(candidates: &[RuleMatch], tie_allows: bool) -> Outcome<'_> {
-    let allow = best(candidates, RuleKind::Allow);
-    let disallow = best(candidates, RuleKind::Disallow);
+fn longest_match(hits: &[Hit<'_>], tie_allows: bool) -> Outcome {
+    let allow = best(hits, RuleKind::Allow);
+    let disallow = best(hits, RuleKind::Disallow);
     match (allow, disallow) {
         (None, None) => (Verdict::Allowed, Reason::NoMatchingRule, None),
-        (Some(a), None) => (Verdict::Allowed, Reason::LongestMatch, Some(a)),
-        (None, Some(d)) => {
-            (Verdict::Disallowed, Reason::LongestMatch, Some(d))
-        }
-        (Some(a), Some(d)) if a.priority > d.priority => {
+        (Some((a, _)), None) => {
             (Verdict::Allowed, Reason::LongestMatch, Some(a))
         }
-        (Some(a), Some(d)) if a.priority < d.priority => {
+        (None, Some((d, _))) => {
             (Verdict::Disallowed, Reason::LongestMatch, Some(d))
         }
-        (Some(a), Some(_)) if tie_allows => {
+        (Some((a, pa)), Some((_, pd))) if pa > pd => {
+            (Verdict::Allowed, Reason::LongestMatch, Some(a))
+        }
+        (Some((_, pa)), Some((d, pd))) if pa < pd => {
+            (Verdict::Disallowed, Reason::LongestMatch, Some(d))
+        }
+        (Some((a, _)), Some(_)) if tie_allows => {
             (Verdict::Allowed, Reason::TieGoesToAllow, Some(a))
         }
-        (Some(_), Some(d)) => {
+        (Some(_), Some((d, _))) => {
             (Verdict::Disallowed, Reason::TieGoesToAllow, Some(d))
         }
     }

@@ -7,9 +7,10 @@
 //! a rule whose literal prefix has L ≥ 2 octets is filed under its first
 //! n = min(L, 64) octets (a hash, and n); a target looks, for each length
 //! n some rule is filed under, in the bucket of its own first n octets
-//! (one pass over at most 64 octets). Anchored rules with no such prefix
-//! (`/*.pdf$`) are filed the same way by the end of their last piece. The
-//! rest (`/*x`, `/`) are tried for every target. A bucket may hold rules
+//! (one pass over at most 64 octets). Rules with no such prefix are
+//! filed by the end of their last piece when anchored (`/*.pdf$`), or by
+//! their longest piece, looked up at every place in the target (`/*x`,
+//! with a rolling hash); the rest (`/`, `/*`) are tried for every target. A bucket may hold rules
 //! that do not match (hash collisions, longer prefixes): the caller still
 //! matches every candidate, so the index only ever leaves out rules that
 //! cannot match.
@@ -23,7 +24,7 @@
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use crate::parse::Rule;
+use crate::pattern::Shape;
 
 /// The longest key.
 const MAX_KEY: usize = 64;
@@ -32,7 +33,7 @@ const MAX_KEY: usize = 64;
 const MIN_RULES: usize = 8;
 
 /// A group is indexed on its consultation number `BUILD_AFTER`.
-pub(crate) const BUILD_AFTER: u32 = 4;
+const BUILD_AFTER: u32 = 4;
 
 /// One step of FNV-1a: small, and good enough to spread path prefixes.
 fn step(h: u64, b: u8) -> u64 {
@@ -115,40 +116,94 @@ impl Table {
 
 /// Where a rule is filed.
 enum Key<'a> {
+    /// Every target it matches starts with this.
     Prefix(&'a [u8]),
+    /// Every target it matches ends with this.
     Suffix(&'a [u8]),
+    /// Every target it matches contains this.
+    Infix(&'a [u8]),
     Always,
 }
 
-fn shorter<'a>(a: Option<&'a [u8]>, b: &'a [u8]) -> &'a [u8] {
-    match a {
-        Some(a) if a.len() <= b.len() => a,
-        _ => b,
+/// At most [`MAX_KEY`] octets of `key`, from its start or its end.
+fn cut(key: &[u8], from_end: bool) -> &[u8] {
+    let n = key.len().min(MAX_KEY);
+    if from_end { &key[key.len() - n..] } else { &key[..n] }
+}
+
+/// The key of a rule: its literal prefix if it has two octets or more,
+/// else the longer of the literal suffix of an anchored pattern and the
+/// longest literal piece (which every target it matches must contain). A
+/// rule with a second pattern (`/dir/$` for `/dir/index.html`) matches
+/// when either does, so it is filed under the shortest prefix, which must
+/// be a prefix of the other, or tried always.
+fn key<'r>(mut shapes: impl Iterator<Item = Shape<'r>>) -> Key<'r> {
+    let Some(main) = shapes.next() else { return Key::Always };
+    let prefix = main.literal_prefix();
+    if let Some(other) = shapes.next() {
+        let p = other.literal_prefix();
+        let shorter = if p.len() < prefix.len() { p } else { prefix };
+        let related = p.starts_with(prefix) || prefix.starts_with(p);
+        return match related && shorter.len() >= 2 {
+            true => Key::Prefix(cut(shorter, false)),
+            false => Key::Always,
+        };
+    }
+    if prefix.len() >= 2 {
+        return Key::Prefix(cut(prefix, false));
+    }
+    let suffix = main.literal_suffix().unwrap_or_default();
+    let longest = main.pieces().max_by_key(|p| p.len()).unwrap_or_default();
+    match (suffix.len(), longest.len()) {
+        (s, l) if s > 0 && s >= l => Key::Suffix(cut(suffix, true)),
+        (_, l) if l >= 2 => Key::Infix(cut(longest, false)),
+        (s, _) if s > 0 => Key::Suffix(cut(suffix, true)),
+        _ => Key::Always,
     }
 }
 
-/// The key of a rule: the shortest prefix (and, failing that, suffix)
-/// among its patterns, so that it is found through any of them; at most
-/// [`MAX_KEY`] octets of it.
-fn key(rule: &Rule) -> Key<'_> {
-    let mut prefix = None;
-    let mut suffix = None;
-    let mut unanchored = false;
-    for s in rule.shapes() {
-        prefix = Some(shorter(prefix, s.literal_prefix()));
-        match s.literal_suffix() {
-            Some(x) => suffix = Some(shorter(suffix, x)),
-            None => unanchored = true,
+/// The multiplier of the rolling (polynomial) hash of infix keys.
+const BASE: u64 = 0x100_0000_01b3;
+
+fn poly(key: &[u8]) -> u64 {
+    key.iter().fold(0, |h, &b| h.wrapping_mul(BASE).wrapping_add(u64::from(b)))
+}
+
+impl Table {
+    /// The rules filed under some substring of `target` of a length in
+    /// use (polynomial hashes, rolled along the target).
+    fn look_within(&self, target: &[u8], out: &mut Vec<usize>) {
+        let mask = self.starts.len().saturating_sub(2);
+        let mut buckets = Vec::new();
+        for n in 1..=MAX_KEY.min(target.len()) {
+            if self.lens & (1 << n) == 0 {
+                continue;
+            }
+            // The buckets of every n-octet window, each visited once: a
+            // key that occurs many times names its rules once.
+            buckets.clear();
+            let top = (1..n).fold(1u64, |p, _| p.wrapping_mul(BASE));
+            let mut h = poly(&target[..n]);
+            buckets.push(h as usize & mask);
+            for (&gone, &new) in target.iter().zip(&target[n..]) {
+                let gone = u64::from(gone).wrapping_mul(top);
+                h = h.wrapping_sub(gone).wrapping_mul(BASE);
+                h = h.wrapping_add(u64::from(new));
+                buckets.push(h as usize & mask);
+            }
+            buckets.sort_unstable();
+            buckets.dedup();
+            for &b in &buckets {
+                let bucket = &self.entries
+                    [self.starts[b] as usize..self.starts[b + 1] as usize];
+                out.extend(
+                    bucket
+                        .iter()
+                        .filter(|e| usize::from(e.len) == n)
+                        .map(|e| e.rule as usize),
+                );
+            }
         }
-    }
-    match (prefix, suffix) {
-        (Some(p), _) if p.len() >= 2 => {
-            Key::Prefix(&p[..p.len().min(MAX_KEY)])
-        }
-        (_, Some(x)) if !unanchored && !x.is_empty() => {
-            Key::Suffix(&x[x.len().saturating_sub(MAX_KEY)..])
-        }
-        _ => Key::Always,
     }
 }
 
@@ -161,34 +216,42 @@ pub(crate) struct Index {
     prefix: Table,
     /// By the last octets of the literal suffix, read backwards.
     suffix: Table,
+    /// By a literal piece, found anywhere in the target.
+    infix: Table,
 }
 
 impl Index {
-    /// Indexes `rules` (positions in the slice are what candidates name).
-    pub fn new(rules: &[Rule]) -> Index {
+    /// Indexes rules, each given by its patterns (a rule's position in
+    /// the sequence is what candidates name).
+    pub fn new<'r, R>(rules: impl IntoIterator<Item = R>) -> Index
+    where
+        R: Iterator<Item = Shape<'r>>,
+    {
         let mut always = Vec::new();
-        let mut prefix = Vec::new();
-        let mut suffix = Vec::new();
-        for (i, r) in rules.iter().enumerate() {
-            // OK: a group has far fewer than 2^32 rules.
-            let rule = i as u32;
-            match key(r) {
+        let (mut prefix, mut suffix, mut infix) = (vec![], vec![], vec![]);
+        for (i, shapes) in rules.into_iter().enumerate() {
+            // OK: a group has far fewer than 2^32 rules, and keys have at
+            // most MAX_KEY = 64 octets.
+            let entry =
+                |key: &[u8]| Entry { rule: i as u32, len: key.len() as u8 };
+            match key(shapes) {
                 Key::Prefix(p) => {
                     let h = p.iter().fold(SEED, |h, &b| step(h, b));
-                    // OK: keys have at most MAX_KEY = 64 octets.
-                    prefix.push((h, Entry { rule, len: p.len() as u8 }));
+                    prefix.push((h, entry(p)));
                 }
                 Key::Suffix(x) => {
                     let h = x.iter().rev().fold(SEED, |h, &b| step(h, b));
-                    suffix.push((h, Entry { rule, len: x.len() as u8 }));
+                    suffix.push((h, entry(x)));
                 }
-                Key::Always => always.push(rule),
+                Key::Infix(x) => infix.push((poly(x), entry(x))),
+                Key::Always => always.push(i as u32),
             }
         }
         Index {
             always,
             prefix: Table::build(&prefix),
             suffix: Table::build(&suffix),
+            infix: Table::build(&infix),
         }
     }
 
@@ -199,6 +262,7 @@ impl Index {
             self.always.iter().map(|&i| i as usize).collect();
         self.prefix.look(target.iter(), &mut found);
         self.suffix.look(target.iter().rev(), &mut found);
+        self.infix.look_within(target, &mut found);
         found
     }
 }
@@ -221,16 +285,21 @@ impl Clone for LazyIndex {
 }
 
 impl LazyIndex {
-    /// The index of `rules` if it is (now) worth having; `force` builds
-    /// it whatever the size and count.
-    pub fn get(&self, rules: &[Rule], force: bool) -> Option<&Index> {
+    /// The index of a group of `rules` rules, built by `build` if it is
+    /// (now) worth having; `force` builds it whatever the size and count.
+    pub fn get(
+        &self,
+        rules: usize,
+        force: bool,
+        build: impl FnOnce() -> Index,
+    ) -> Option<&Index> {
         if let Some(index) = self.index.get() {
             return Some(index);
         }
-        let due = rules.len() >= MIN_RULES
+        let due = rules >= MIN_RULES
             && self.consulted.fetch_add(1, Ordering::Relaxed) + 1
                 >= BUILD_AFTER;
-        (force || due).then(|| self.index.get_or_init(|| Index::new(rules)))
+        (force || due).then(|| self.index.get_or_init(build))
     }
 }
 
@@ -247,7 +316,8 @@ mod tests {
             format!("User-agent: *\n{body}").as_bytes(),
             &Profile::rfc9309(),
         );
-        let index = Index::new(&robots.groups()[0].rules);
+        let rules = &robots.groups()[0].rules;
+        let index = Index::new(rules.iter().map(|r| r.shapes()));
         let mut got = index.candidates(target.as_bytes());
         got.sort();
         got

@@ -275,7 +275,7 @@ mod tests {
 
     fn contents(body: &str, p: &Profile) -> Vec<Content<'static>> {
         let body: &'static [u8] = Box::leak(body.as_bytes().into());
-        lex(body, p).lines.into_iter().map(|l| l.content).collect()
+        lex(body, p).lines.map(|l| l.content).collect()
     }
 
     #[test]

@@ -43,9 +43,14 @@
 //!
 //! # Complexity
 //!
-//! Parsing is linear in the file (bounded by the parse limit). Matching one
-//! rule costs O(|path| · |pattern|) at worst, with no backtracking; see the
-//! `pattern` module.
+//! Parsing is linear in the file (bounded by the parse limit); the parsed
+//! file keeps one copy of it, which rule values share ([`Octets`]).
+//! Matching one rule costs O(|path| · |pattern|) at worst, with no
+//! backtracking; see the `pattern` module. [`RobotsTxt::decide`] indexes a
+//! group's rules by their literal prefix, suffix or longest piece once the
+//! group has been consulted a few times, and tries only the candidates
+//! (`index`); [`RobotsTxt::decide_linear`] is the plain reading, tried
+//! against it by property tests and by every spec case.
 //!
 //! # Panics
 //!
@@ -62,6 +67,7 @@ mod explain;
 pub mod fetch;
 mod index;
 mod lex;
+mod octets;
 mod parse;
 mod pattern;
 mod profile;
@@ -70,6 +76,7 @@ mod target;
 pub use agent::is_valid_product_token;
 pub use diag::{Diagnostic, DiagnosticKind};
 pub use explain::{Decision, Reason, RuleMatch, Verdict};
+pub use octets::Octets;
 pub use parse::{Agent, AgentToken, Group, Record, RobotsTxt, Rule, RuleKind};
 pub use profile::{
     AgentMatch, BomHandling, FIVE_HUNDRED_KIB, GOOGLE_LINE_BYTES, Precedence,

@@ -7,9 +7,12 @@
 //! group (R2.2-2, R2.2.4-4). Rules before the first user-agent line are
 //! ignored (R2.2.2-15). Does not select groups for a crawler; see `agent`.
 
+use std::sync::Arc;
+
 use crate::diag::{Diagnostic, DiagnosticKind};
 use crate::index::LazyIndex;
 use crate::lex::{Content, Key, Line, lex};
+use crate::octets::Octets;
 use crate::pattern::{Pattern, Shape};
 use crate::profile::Profile;
 
@@ -51,7 +54,7 @@ pub struct Rule {
     /// Allow or disallow.
     pub kind: RuleKind,
     /// The value as written (trimmed, comment removed).
-    pub value: Box<[u8]>,
+    pub value: Octets,
     pub(crate) pattern: Pattern,
     /// Google's `index.html` extension: also `/dir/$` (GRT-7), as value
     /// and pattern.
@@ -126,6 +129,8 @@ struct Builder<'p> {
     sitemaps: Vec<Record>,
     records: Vec<Record>,
     diagnostics: Vec<Diagnostic>,
+    /// The file's one copy, which rule values share.
+    file: Arc<[u8]>,
 }
 
 fn is_identifier_byte(b: u8) -> bool {
@@ -223,7 +228,7 @@ impl Builder<'_> {
         let rule = Rule {
             line,
             kind,
-            value: value.into(),
+            value: Octets::within(&self.file, value),
             pattern: Pattern::compile(value, p),
             directory,
         };
@@ -281,8 +286,13 @@ impl RobotsTxt {
     /// Parses a robots.txt body under `profile`. Never fails and never
     /// panics; odd lines become diagnostics.
     pub fn parse(body: &[u8], profile: &Profile) -> RobotsTxt {
-        let lexed = lex(body, profile);
+        // One copy of what can be parsed (a BOM, the parse limit, and one
+        // more octet so that lexing still sees the limit reached).
+        let kept = body.len().min(profile.parse_limit.saturating_add(4));
+        let file: Arc<[u8]> = Arc::from(&body[..kept]);
+        let lexed = lex(&file, profile);
         let mut b = Builder {
+            file: Arc::clone(&file),
             profile,
             groups: Vec::new(),
             open: None,

@@ -15,12 +15,15 @@
 //! shifted left piece by piece), and it never backtracks: one call costs
 //! O(|target| · |pattern|) at worst, O(|target| + |pattern|) typically.
 //! [`Haystack`] answers the "leftmost occurrence" question for long
-//! targets from a table of where each octet occurs, trying only the
-//! occurrences of the piece's rarest octet. [`matches_reference`] is the
+//! targets: it finds all the places a piece occurs once per decision, by
+//! trying only where the piece's rarest octet is, then answers with a
+//! binary search. A decision over many rules then costs
+//! O(|target| · distinct pieces + Σ pieces · log |target|). [`matches_reference`] is the
 //! plain dynamic-programming reading of the RFC; tests check that all of
 //! these agree.
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
 
 use crate::encode::{Canon, canonicalize_into};
 use crate::profile::Profile;
@@ -197,12 +200,19 @@ impl Find for Plain<'_> {
 /// more than it saves.
 const TABLE_MIN_LEN: usize = 64;
 
+/// The table holds positions as `u32`.
+const TABLE_MAX_LEN: usize = u32::MAX as usize;
+
 /// A target searched through a table of where each octet occurs, built on
-/// the first search: a piece is looked for only where its rarest octet
-/// is. One table per decision, shared by every rule.
+/// the first search: all the places a piece occurs are found once, by
+/// trying only where its rarest octet is, and kept; later searches for
+/// the piece are a binary search. One haystack per decision, shared by
+/// every rule.
 pub(crate) struct Haystack<'t> {
     target: &'t [u8],
     table: OnceCell<Occurrences>,
+    /// Where each piece searched so far starts, in increasing order.
+    pieces: RefCell<HashMap<Box<[u8]>, Vec<u32>>>,
 }
 
 /// `positions[starts[b]..starts[b + 1]]`: where octet `b` occurs, in
@@ -225,7 +235,7 @@ impl Occurrences {
         let mut positions = vec![0u32; target.len()];
         for (i, &b) in target.iter().enumerate() {
             let slot = &mut next[usize::from(b)];
-            // OK: targets come from URLs, far shorter than 4 GiB.
+            // OK: i < target.len() <= TABLE_MAX_LEN.
             positions[*slot as usize] = i as u32;
             *slot += 1;
         }
@@ -241,7 +251,23 @@ impl Occurrences {
 impl<'t> Haystack<'t> {
     /// A haystack over a canonical target.
     pub fn new(target: &'t [u8]) -> Haystack<'t> {
-        Haystack { target, table: OnceCell::new() }
+        Haystack { target, table: OnceCell::new(), pieces: RefCell::default() }
+    }
+
+    /// Every place `needle` (not empty) starts, in increasing order.
+    fn starts(&self, needle: &[u8]) -> Vec<u32> {
+        let table = self.table.get_or_init(|| Occurrences::new(self.target));
+        let rarest =
+            needle.iter().enumerate().min_by_key(|&(_, &b)| table.of(b).len());
+        let Some((offset, &b)) = rarest else { return Vec::new() };
+        let fits = |&p: &u32| {
+            let start = (p as usize).checked_sub(offset)?;
+            let end = start + needle.len();
+            // OK: start < target.len() <= TABLE_MAX_LEN.
+            (self.target.get(start..end) == Some(needle))
+                .then_some(start as u32)
+        };
+        table.of(b).iter().filter_map(fits).collect()
     }
 }
 
@@ -251,21 +277,18 @@ impl Find for Haystack<'_> {
     }
 
     fn find(&self, needle: &[u8], from: usize) -> Option<usize> {
-        if self.target.len() < TABLE_MIN_LEN || needle.is_empty() {
+        let len = self.target.len();
+        if !(TABLE_MIN_LEN..=TABLE_MAX_LEN).contains(&len) || needle.is_empty()
+        {
             return Plain(self.target).find(needle, from);
         }
-        let table = self.table.get_or_init(|| Occurrences::new(self.target));
-        let (offset, rarest) = needle
-            .iter()
-            .enumerate()
-            .min_by_key(|&(_, &b)| table.of(b).len())?;
-        let seen = table.of(*rarest);
-        let first = seen.partition_point(|&p| (p as usize) < from + offset);
-        seen[first..].iter().find_map(|&p| {
-            let start = p as usize - offset;
-            let end = start + needle.len();
-            (self.target.get(start..end) == Some(needle)).then_some(start)
-        })
+        let mut pieces = self.pieces.borrow_mut();
+        let starts = match pieces.get(needle) {
+            Some(starts) => starts,
+            None => pieces.entry(needle.into()).or_insert(self.starts(needle)),
+        };
+        let next = starts.partition_point(|&p| (p as usize) < from);
+        starts.get(next).map(|&p| p as usize)
     }
 }
 

@@ -91,49 +91,65 @@ const WORDS: [&str; 16] = [
     "tag", "news", "media", "en", "de", "item", "list",
 ];
 
-/// A word and a number below 400, e.g. `cart137`.
+/// A word and a number, e.g. `cart1370`.
 fn segment(rng: &mut Rng) -> String {
-    format!("{}{}", rng.pick(&WORDS), rng.below(400))
+    format!("{}{}", rng.pick(&WORDS), rng.below(20_000))
+}
+
+/// The rules of the large file's `*` group.
+pub const LARGE_RULES: usize = 20_000;
+
+/// The large file's rules: allow or not, the two segments the pattern
+/// is built from, and the pattern.
+fn large_rules() -> Vec<(bool, String, String, String)> {
+    let mut rng = Rng(9309);
+    (0..LARGE_RULES)
+        .map(|_| {
+            let allow = rng.below(3) == 0;
+            let (a, b) = (segment(&mut rng), segment(&mut rng));
+            let pattern = match rng.below(20) {
+                0 | 1 => format!("/{a}/{b}$"),
+                2 | 3 => format!("/*{a}*.pdf$"),
+                4 | 5 => format!("/{a}*?sort="),
+                6 | 7 => format!("/{a}/*/{}", rng.pick(&WORDS)),
+                8 => format!("/*{a}"),
+                _ => format!("/{a}/{b}/"),
+            };
+            (allow, a, b, pattern)
+        })
+        .collect()
 }
 
 /// The large file: an `OtherBot` group, then 20,000 rules in the `*`
-/// group (about 570,000 bytes): 55% directory prefixes, 10% exact paths
+/// group (about 560,000 bytes): 55% directory prefixes, 10% exact paths
 /// ending in `$`, 10% `/*word*.pdf$`, 10% `/prefix*?sort=`, 10%
 /// `/prefix/*/word`, 5% `/*word`; a third are allows.
 pub fn large_file() -> String {
-    let mut rng = Rng(9309);
     let mut s = String::from(
         "# generated: robots-conformance bench, large file\n\
          User-agent: OtherBot\nDisallow: /\n\nUser-agent: *\n",
     );
-    for _ in 0..20_000 {
-        let key = if rng.below(3) == 0 { "Allow" } else { "Disallow" };
-        let (a, b) = (segment(&mut rng), segment(&mut rng));
-        let pattern = match rng.below(20) {
-            0 | 1 => format!("/{a}/{b}$"),
-            2 | 3 => format!("/*{a}*.pdf$"),
-            4 | 5 => format!("/{a}*?sort="),
-            6 | 7 => format!("/{a}/*/{}", rng.pick(&WORDS)),
-            8 => format!("/*{a}"),
-            _ => format!("/{a}/{b}/"),
-        };
+    for (allow, _, _, pattern) in large_rules() {
+        let key = if allow { "Allow" } else { "Disallow" };
         // OK: writing to a String cannot fail.
         writeln!(s, "{key}: {pattern}").expect("infallible");
     }
     s
 }
 
-/// 1,000 paths for the large file, shaped like its rules so that some of
-/// them match: `/a/b/c`, `/a/b/c.pdf`, `/a/b?sort=x`, `/a/b/`.
+/// 1,000 paths for the large file, built from the segments of its rules
+/// (so that many match one or more): `/a/b/c`, `/x/a/b.pdf`,
+/// `/a/b?sort=x`, `/a/b/`.
 pub fn large_queries() -> Vec<Query> {
+    let rules = large_rules();
     let mut rng = Rng(2024);
     (0..1_000)
         .map(|_| {
-            let (a, b) = (segment(&mut rng), segment(&mut rng));
+            let (_, a, b, _) = &rules[rng.below(rules.len() as u64) as usize];
             let c = rng.pick(&WORDS);
             let path = match rng.below(4) {
                 0 => format!("/{a}/{b}/{c}"),
-                1 => format!("/{a}/{b}/{c}.pdf"),
+                1 => format!("/{c}/{a}/{b}.pdf"),
                 2 => format!("/{a}/{b}?sort=price&page={}", rng.below(9)),
                 _ => format!("/{a}/{b}/"),
             };
@@ -172,9 +188,10 @@ fn a_path(n: usize) -> Query {
     Query::new(&format!("/{}", "a".repeat(n - 1)))
 }
 
-/// About 500 KiB of wildcard rules over `a`, `b`, `c`, `/`: every piece
-/// of every rule occurs early in the path, but most rules need a last
-/// piece that occurs only near the end of it, or not at all.
+/// About 500 KiB of wildcard rules over `a`, `b`, `c`, `/`: the first
+/// pieces of every rule occur all along the path, but the last piece
+/// occurs only at its end, or nowhere (some made only of octets that are
+/// everywhere in the path, which defeats a search by rare octets).
 fn wildcard_file(bytes: usize) -> String {
     let mut rng = Rng(7);
     let mut s = String::from("User-agent: *\n");
@@ -185,7 +202,8 @@ fn wildcard_file(bytes: usize) -> String {
             rule.push_str(rng.pick(&["a", "b", "ab", "ba", "a/", "/a"]));
         }
         rule.push('*');
-        rule.push_str(rng.pick(&["c", "ac", "abc", "cb", "a/c", "ca"]));
+        let last = ["c", "ac", "abc", "cb", "a/c", "ca", "b//a", "aa//b"];
+        rule.push_str(rng.pick(&last));
         if rng.below(4) == 0 {
             rule.push('$');
         }
@@ -195,11 +213,12 @@ fn wildcard_file(bytes: usize) -> String {
     s
 }
 
-/// An 8 KiB path of `ab/` runs whose only `c` is near its end.
+/// A path of `n` octets: random pairs `ab`, `ba`, `a/`, `/b`, then `acb`.
 fn wildcard_path(n: usize) -> Query {
+    let mut rng = Rng(11);
     let mut p = String::from("/");
     while p.len() < n - 3 {
-        p.push_str(["ab", "ba", "a/", "/b"][p.len() % 4]);
+        p.push_str(rng.pick(&["ab", "ba", "a/", "/b"]));
     }
     p.truncate(n - 3);
     p.push_str("acb");
@@ -214,7 +233,7 @@ pub fn hostile() -> Vec<Hostile> {
             about: "/*a*a…*b, 26 `*`, vs 8 KiB of `a`",
             robots: star_a_b(26),
             query: a_path(8192),
-            bounded: (star_a_b(26), a_path(2000), "2,000-octet path"),
+            bounded: (star_a_b(26), a_path(1000), "1,000-octet path"),
         },
         Hostile {
             name: "star-run",
@@ -229,9 +248,9 @@ pub fn hostile() -> Vec<Hostile> {
             robots: wildcard_file(500 * 1024),
             query: wildcard_path(8192),
             bounded: (
-                wildcard_file(20 * 1024),
-                wildcard_path(1024),
-                "20 KiB of rules, 1 KiB path",
+                wildcard_file(10 * 1024),
+                wildcard_path(512),
+                "10 KiB of rules, 512-octet path",
             ),
         },
     ]

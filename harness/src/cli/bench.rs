@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use robots_conformance::bench::{
-    self, CORPUS_PATH, Hostile, Query, Subject, time_per_call,
+    self, CORPUS_PATH, Hostile, LARGE_RULES, Query, Subject, time_per_call,
 };
 use robots_conformance::corpus;
 
@@ -21,24 +21,24 @@ pub struct Args {
     seconds: f64,
 }
 
-/// One figure: a parser's time per unit of work, or why there is none.
+/// One figure: a parser's time per unit of work, and a note.
 struct Figure {
     name: &'static str,
-    time: Option<Duration>,
+    time: Duration,
+    /// Timed on the same input as the oracle (not a cut-down variant).
+    comparable: bool,
     note: String,
 }
 
-fn ratio(time: Duration, oracle: Option<Duration>) -> String {
-    match oracle {
-        Some(o) if !o.is_zero() => {
-            format!("{:.2}", time.as_secs_f64() / o.as_secs_f64())
-        }
-        _ => "-".into(),
+impl Figure {
+    fn new(s: &Subject, time: Duration) -> Figure {
+        Figure { name: s.name, time, comparable: true, note: String::new() }
     }
 }
 
 /// Prints one section: a heading, then each parser's figure (formatted by
-/// `show` from the time per unit) and its time ratio to the oracle's.
+/// `show` from the time per unit), its time ratio to the oracle's, and
+/// its note.
 fn section(
     title: &str,
     unit: &str,
@@ -47,23 +47,19 @@ fn section(
 ) {
     println!("\n{title}");
     println!("  {:<16} {:>24} {:>12}", "parser", unit, "time/oracle");
-    let oracle = rows.iter().find(|r| r.name == "oracle").and_then(|r| r.time);
+    let oracle = rows.iter().find(|r| r.name == "oracle").map(|r| r.time);
     for r in rows {
-        match r.time {
-            Some(t) if r.note.is_empty() => println!(
-                "  {:<16} {:>24} {:>12}",
-                r.name,
-                show(t),
-                ratio(t, oracle)
-            ),
-            Some(t) => println!(
-                "  {:<16} {:>24} {:>12}  {}",
-                r.name,
-                show(t),
-                "-",
-                r.note
-            ),
-            None => println!("  {:<16} {:>24}  {}", r.name, "-", r.note),
+        let ratio = match oracle {
+            Some(o) if r.comparable && !o.is_zero() => {
+                format!("{:.2}", r.time.as_secs_f64() / o.as_secs_f64())
+            }
+            _ => "-".into(),
+        };
+        let line =
+            format!("  {:<16} {:>24} {ratio:>12}", r.name, show(r.time));
+        match r.note.as_str() {
+            "" => println!("{line}"),
+            note => println!("{line}  {note}"),
         }
     }
 }
@@ -88,11 +84,7 @@ fn corpus_sections(
             let parse = s.parse?;
             let time =
                 time_per_call(budget, || files.iter().for_each(|f| parse(f)));
-            Some(Figure {
-                name: s.name,
-                time: Some(time),
-                note: String::new(),
-            })
+            Some(Figure::new(s, time))
         })
         .collect();
     section("parse only, real corpus", "throughput", &parse, per_pass);
@@ -105,7 +97,7 @@ fn corpus_sections(
                     std::hint::black_box((s.parse_check)(f, &q));
                 }
             });
-            Figure { name: s.name, time: Some(time), note: String::new() }
+            Figure::new(s, time)
         })
         .collect();
     section(
@@ -114,11 +106,11 @@ fn corpus_sections(
         &check,
         per_pass,
     );
-    let oracle = check.iter().find(|r| r.name == "oracle")?.time?;
+    let oracle = check.iter().find(|r| r.name == "oracle")?.time;
     let fastest = check
         .iter()
         .filter(|r| !r.name.starts_with("oracle"))
-        .filter_map(|r| r.time)
+        .map(|r| r.time)
         .min()?;
     Some(fastest.as_secs_f64() / oracle.as_secs_f64())
 }
@@ -137,12 +129,12 @@ fn many_checks(subjects: &[Subject], budget: Duration) {
                     }
                 }) / queries.len() as u32;
             });
-            Figure { name: s.name, time: Some(time), note: String::new() }
+            Figure { note: s.note.into(), ..Figure::new(s, time) }
         })
         .collect();
     let title = format!(
-        "many checks, one parsed file ({} rules, {} bytes; {} paths)",
-        body.lines().filter(|l| l.contains("llow:")).count(),
+        "many checks, one parsed file ({LARGE_RULES} rules, {} bytes; \
+         {} paths)",
         body.len(),
         queries.len()
     );
@@ -155,13 +147,13 @@ fn hostile(h: &Hostile, subjects: &[Subject], budget: Duration) {
     let rows: Vec<Figure> = subjects
         .iter()
         .map(|s| {
-            let (robots, query, note) = match s.bounded {
+            let (robots, query, bounded) = match s.bounded {
                 Some(why) => (
                     &h.bounded.0,
                     &h.bounded.1,
-                    format!("bounded: {}; {why}", h.bounded.2),
+                    Some(format!("bounded: {}; {why}", h.bounded.2)),
                 ),
-                None => (&h.robots, &h.query, String::new()),
+                None => (&h.robots, &h.query, None),
             };
             let mut time = Duration::ZERO;
             (s.prepared)(robots, &mut |check| {
@@ -169,12 +161,16 @@ fn hostile(h: &Hostile, subjects: &[Subject], budget: Duration) {
                     std::hint::black_box(check(query));
                 });
             });
-            Figure { name: s.name, time: Some(time), note }
+            Figure {
+                comparable: bounded.is_none(),
+                note: bounded.unwrap_or_default(),
+                ..Figure::new(s, time)
+            }
         })
         .collect();
     let title = format!("hostile {}: {}", h.name, h.about);
     section(&title, "ms/check", &rows, |t| {
-        format!("{:.3}", t.as_secs_f64() * 1e3)
+        format!("{:.4}", t.as_secs_f64() * 1e3)
     });
 }
 
@@ -221,13 +217,8 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         "\ntime/oracle: the parser's time over the oracle's; above 1 means \
          the oracle is faster."
     );
-    match speedup {
-        Some(x) => println!(
-            "oracle vs fastest peer (parse+check, real corpus): {x:.2}"
-        ),
-        None => println!(
-            "oracle vs fastest peer (parse+check, real corpus): n/a (no corpus)"
-        ),
-    }
+    let figure = speedup
+        .map_or_else(|| "n/a (no corpus)".into(), |x| format!("{x:.2}"));
+    println!("oracle vs fastest peer (parse+check, real corpus): {figure}");
     Ok(0)
 }
