@@ -3,17 +3,18 @@
 //! every rule (`decide_linear`; property tests compare the two).
 //!
 //! Every target a pattern matches starts with the pattern's first literal
-//! piece and, when the pattern ends in `$`, ends with its last piece. So
-//! a rule whose literal prefix has L ≥ 2 octets is filed under its first
-//! n = min(L, 64) octets (a hash, and n); a target looks, for each length
-//! n some rule is filed under, in the bucket of its own first n octets
-//! (one pass over at most 64 octets). Rules with no such prefix are
-//! filed by the end of their last piece when anchored (`/*.pdf$`), or by
-//! their longest piece, looked up at every place in the target (`/*x`,
-//! with a rolling hash); the rest (`/`, `/*`) are tried for every target. A bucket may hold rules
-//! that do not match (hash collisions, longer prefixes): the caller still
-//! matches every candidate, so the index only ever leaves out rules that
-//! cannot match.
+//! piece, contains each of its pieces and, when the pattern ends in `$`,
+//! ends with its last piece. So a rule whose literal prefix has L ≥ 2
+//! octets is filed under its first n = min(L, 64) octets (a hash, and n);
+//! a target looks, for each length n some rule is filed under, in the
+//! bucket of its own first n octets (one pass over at most 64 octets).
+//! Rules with no such prefix are filed by the end of their last piece
+//! when anchored (`/*.pdf$`), or by their longest piece, looked up at
+//! every place in the target with a rolling hash (`/*x`); the rest (`/`,
+//! `/*`) are tried for every target. A bucket may hold rules that do not
+//! match (hash collisions, longer prefixes): the caller still matches
+//! every candidate, so the index only ever leaves out rules that cannot
+//! match.
 //!
 //! Building is linear in the rules' key octets (at most 64 per rule) and
 //! memory is a few words per rule, but a build still costs a few scans of

@@ -18,9 +18,9 @@
 //! targets: it finds all the places a piece occurs once per decision, by
 //! trying only where the piece's rarest octet is, then answers with a
 //! binary search. A decision over many rules then costs
-//! O(|target| · distinct pieces + Σ pieces · log |target|). [`matches_reference`] is the
-//! plain dynamic-programming reading of the RFC; tests check that all of
-//! these agree.
+//! O(|target| · distinct pieces + Σ pieces · log |target|).
+//! [`matches_reference`] is the plain dynamic-programming reading of the
+//! RFC; tests check that all of these agree.
 
 use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
@@ -429,13 +429,15 @@ mod tests {
             google in proptest::bool::ANY,
             wildcards in proptest::bool::ANY,
         ) {
-            let mut p = if google { Profile::google() } else { Profile::rfc9309() };
+            let mut p =
+                if google { Profile::google() } else { Profile::rfc9309() };
             p.wildcards = wildcards;
             let v = value.as_bytes();
             if is_canonical(v, &p) {
                 let anchored = wildcards && v.last() == Some(&b'$');
                 let body = &v[..v.len() - usize::from(anchored)];
-                proptest::prop_assert_eq!(canonical_text(body, anchored, &p), v);
+                let text = canonical_text(body, anchored, &p);
+                proptest::prop_assert_eq!(text, v);
             }
         }
 

@@ -110,9 +110,11 @@ proptest! {
         for agent in ["FooBot", "NoBot"] {
             for url in &urls {
                 let plain = robots.decide_linear(agent, url).unwrap();
-                prop_assert_eq!(&robots.decide_indexed(agent, url).unwrap(), &plain);
+                let indexed = robots.decide_indexed(agent, url).unwrap();
+                prop_assert_eq!(&indexed, &plain);
                 prop_assert_eq!(&robots.decide(agent, url).unwrap(), &plain);
-                prop_assert_eq!(robots.is_allowed(agent, url), plain.is_allowed());
+                let allowed = robots.is_allowed(agent, url);
+                prop_assert_eq!(allowed, plain.is_allowed());
             }
         }
     }
@@ -134,4 +136,29 @@ fn a_large_group_gets_an_index_and_keeps_its_answers() {
             );
         }
     }
+}
+
+#[test]
+fn threads_share_a_parsed_file_and_its_index() {
+    fn shared<T: Send + Sync>(_: &T) {}
+    let mut body = String::from("User-agent: *\n");
+    for i in 0..500 {
+        body.push_str(&format!("Disallow: /p{i}/\nAllow: /*{i}.html$\n"));
+    }
+    let robots = RobotsTxt::parse(body.as_bytes(), &Profile::google());
+    shared(&robots);
+    std::thread::scope(|s| {
+        for t in 0..2 {
+            let robots = &robots;
+            s.spawn(move || {
+                for i in 0..200 {
+                    let url = format!("/p{}/{t}{i}.html", i * 7 % 600);
+                    assert_eq!(
+                        robots.decide("FooBot", &url).unwrap(),
+                        robots.decide_linear("FooBot", &url).unwrap(),
+                    );
+                }
+            });
+        }
+    });
 }
