@@ -8,43 +8,6 @@ use serde::Deserialize;
 
 use crate::Capabilities;
 
-/// What the manifest may say about capabilities; missing keys default
-/// to "decide only".
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-struct CapabilitiesToml {
-    absolute_urls: bool,
-    paths: bool,
-    raw_non_ascii_urls: bool,
-    non_utf8_bodies: bool,
-    sitemaps: bool,
-    crawl_delay: bool,
-    valid_token: bool,
-    robots_url: bool,
-    fetch: bool,
-    access_result: bool,
-    governs: bool,
-}
-
-impl Default for CapabilitiesToml {
-    fn default() -> Self {
-        let c = Capabilities::decide_only();
-        CapabilitiesToml {
-            absolute_urls: c.absolute_urls,
-            paths: c.paths,
-            raw_non_ascii_urls: c.raw_non_ascii_urls,
-            non_utf8_bodies: c.non_utf8_bodies,
-            sitemaps: c.sitemaps,
-            crawl_delay: c.crawl_delay,
-            valid_token: c.valid_token,
-            robots_url: c.robots_url,
-            fetch: c.fetch,
-            access_result: c.access_result,
-            governs: c.governs,
-        }
-    }
-}
-
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ManifestToml {
@@ -62,7 +25,8 @@ struct ManifestToml {
     requires: Vec<String>,
     fix: Option<String>,
     #[serde(default)]
-    capabilities: CapabilitiesToml,
+    /// Missing keys default to "decide only" (`Capabilities::default`).
+    capabilities: Capabilities,
 }
 
 /// A loaded manifest, placeholders expanded.
@@ -137,7 +101,6 @@ impl Manifest {
         let argv = |v: &Vec<String>| {
             v.iter().map(|s| expand(s, &dir, &state)).collect::<Vec<_>>()
         };
-        let c = m.capabilities;
         Ok(Manifest {
             version: format!("{} {}", m.package, m.version),
             note: m.note.unwrap_or_default(),
@@ -146,19 +109,7 @@ impl Manifest {
             run: argv(&m.run),
             requires: m.requires,
             fix: m.fix,
-            capabilities: Capabilities {
-                absolute_urls: c.absolute_urls,
-                paths: c.paths,
-                raw_non_ascii_urls: c.raw_non_ascii_urls,
-                non_utf8_bodies: c.non_utf8_bodies,
-                sitemaps: c.sitemaps,
-                crawl_delay: c.crawl_delay,
-                valid_token: c.valid_token,
-                robots_url: c.robots_url,
-                fetch: c.fetch,
-                access_result: c.access_result,
-                governs: c.governs,
-            },
+            capabilities: m.capabilities,
             name: m.name,
             language: m.language,
             profile: m.profile,

@@ -242,8 +242,10 @@ impl Reply {
     }
 }
 
-/// What a parser can be asked.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// What a parser can be asked. In a manifest (`[capabilities]`), missing
+/// keys take their [`Capabilities::decide_only`] value.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Capabilities {
     /// Takes absolute URLs (`https://example.com/a`).
     pub absolute_urls: bool,
@@ -269,6 +271,12 @@ pub struct Capabilities {
     pub access_result: bool,
     /// Answers `governs`.
     pub governs: bool,
+}
+
+impl Default for Capabilities {
+    fn default() -> Capabilities {
+        Capabilities::decide_only()
+    }
 }
 
 impl Capabilities {
