@@ -15,8 +15,9 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 /// A cases folder with one case whose URLs trigger each misbehaviour.
-fn cases() -> PathBuf {
-    let root = scratch("cases");
+/// Each test gets its own folder (`tag`): tests run in parallel.
+fn cases(tag: &str) -> PathBuf {
+    let root = scratch(&format!("cases-{tag}"));
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     std::fs::copy(
         here.join("../spec-cases/clauses.toml"),
@@ -52,7 +53,7 @@ fn matrix(cases: &Path, extra: &[&str]) -> Output {
             "--adapters",
             "fake-crash,fake-hang,fake-garbage",
             "--timeout",
-            "0.5",
+            "2",
             "--cases",
         ])
         .arg(cases)
@@ -78,7 +79,7 @@ fn crashes_hangs_and_garbage_cost_only_their_own_checks() {
         eprintln!("skipped: python3 not installed");
         return;
     }
-    let cases = cases();
+    let cases = cases("misbehave");
     let out = scratch("out");
     let started = Instant::now();
     let run = matrix(&cases, &["--out", out.to_str().unwrap()]);
@@ -89,8 +90,8 @@ fn crashes_hangs_and_garbage_cost_only_their_own_checks() {
         "{}",
         String::from_utf8_lossy(&run.stderr)
     );
-    // Generous: a hang costs about two deadlines plus a kill grace.
-    assert!(took < Duration::from_secs(30), "took {took:?}");
+    // Generous: a hang costs about two 2 s deadlines plus a kill grace.
+    assert!(took < Duration::from_secs(60), "took {took:?}");
     let report: serde_json::Value = serde_json::from_slice(
         &std::fs::read(out.join("report.json")).unwrap(),
     )
@@ -118,7 +119,7 @@ fn a_baseline_fails_the_run_only_when_an_outcome_changes() {
         assert!(std::env::var_os("CI").is_none(), "python3 is required in CI");
         return;
     }
-    let cases = cases();
+    let cases = cases("baseline");
     let dir = scratch("baseline");
     let file = dir.join("baseline.json");
     let b = file.to_str().unwrap();
