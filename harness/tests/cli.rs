@@ -90,3 +90,28 @@ fn check_json_carries_the_explanation() {
     assert_eq!(v[0]["reply"]["verdict"], "disallowed");
     assert_eq!(v[0]["reply"]["explanation"]["rule_line"], 2);
 }
+
+#[test]
+fn check_asks_the_named_adapter_not_the_oracle() {
+    let dir = std::env::temp_dir()
+        .join(format!("rc-cli-adapter-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("robots.txt");
+    // Longest match allows /a/b; a first-match parser disallows it.
+    std::fs::write(&file, "User-agent: *\nDisallow: /a\nAllow: /a/b\n")
+        .unwrap();
+    let ask = |extra: &[&str]| {
+        let out = bin()
+            .args(["check", "--robots"])
+            .arg(&file)
+            .args(["--agent", "x"])
+            .args(extra)
+            .arg("/a/b")
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(ask(&[]), "allowed /a/b\n");
+    assert_eq!(ask(&["--adapter", "rust-robots_txt"]), "disallowed /a/b\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

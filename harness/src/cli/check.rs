@@ -46,6 +46,22 @@ fn read_body(path: &PathBuf) -> anyhow::Result<Vec<u8>> {
     std::fs::read(path).with_context(|| format!("reading {}", path.display()))
 }
 
+/// The ready adapter `name`; a Rust crate runs in a child process so a
+/// hang can be killed.
+fn open_adapter(name: &str) -> anyhow::Result<Box<dyn Adapter>> {
+    use robots_adapters::process::Limits;
+    use robots_adapters::registry::{self, Host, Status};
+    let entry = registry::find(name).ok_or_else(|| {
+        anyhow::anyhow!("no adapter `{name}` (see `adapters list`)")
+    })?;
+    if let Status::Unavailable { why, fix } = registry::status(&entry) {
+        anyhow::bail!("{name} is unavailable: {why} (fix: {fix})");
+    }
+    let host =
+        std::env::current_exe().map(Host::Process).unwrap_or(Host::Thread);
+    Ok(registry::open(&entry, Limits::default(), &host))
+}
+
 /// Every ready adapter's answer for each URL, beside the oracle's.
 fn side_by_side(a: &Args, requests: &[Request]) -> anyhow::Result<i32> {
     use robots_adapters::process::Limits;
@@ -103,21 +119,6 @@ fn side_by_side(a: &Args, requests: &[Request]) -> anyhow::Result<i32> {
 
 pub fn run(a: Args) -> anyhow::Result<i32> {
     let robots: Arc<[u8]> = read_body(&a.robots)?.into();
-    if a.adapter.as_deref() == Some("all") {
-        let requests: Vec<Request> = a
-            .urls
-            .iter()
-            .map(|url| Request::Decide {
-                robots: robots.clone(),
-                agent: a.agent.clone(),
-                url: url.clone(),
-            })
-            .collect();
-        return side_by_side(&a, &requests);
-    }
-    // OK: clap restricts --profile to the built-in names.
-    let mut adapter =
-        Reference::for_profile(&a.profile).expect("built-in profile");
     let requests: Vec<Request> = a
         .urls
         .iter()
@@ -127,6 +128,14 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             url: url.clone(),
         })
         .collect();
+    let mut adapter: Box<dyn Adapter> = match a.adapter.as_deref() {
+        Some("all") => return side_by_side(&a, &requests),
+        Some(name) => open_adapter(name)?,
+        // OK: clap restricts --profile to the built-in names.
+        None => Box::new(
+            Reference::for_profile(&a.profile).expect("built-in profile"),
+        ),
+    };
     let replies = adapter.answer_batch(&requests);
     let mut code = 0;
     let mut json = Vec::new();
