@@ -62,6 +62,18 @@ struct Table {
 }
 
 impl Table {
+    /// Appends the rules of bucket `b` whose key is `n` octets long.
+    fn rules_in(&self, b: usize, n: usize, out: &mut Vec<usize>) {
+        let bucket = &self.entries
+            [self.starts[b] as usize..self.starts[b + 1] as usize];
+        out.extend(
+            bucket
+                .iter()
+                .filter(|e| usize::from(e.len) == n)
+                .map(|e| e.rule as usize),
+        );
+    }
+
     /// Files each `(hash, entry)`; buckets keep file order.
     fn build(keyed: &[(u64, Entry)]) -> Table {
         if keyed.is_empty() {
@@ -102,15 +114,7 @@ impl Table {
             if self.lens & (1 << n) == 0 {
                 continue;
             }
-            let b = h as usize & mask;
-            let bucket = &self.entries
-                [self.starts[b] as usize..self.starts[b + 1] as usize];
-            out.extend(
-                bucket
-                    .iter()
-                    .filter(|e| usize::from(e.len) == n)
-                    .map(|e| e.rule as usize),
-            );
+            self.rules_in(h as usize & mask, n, out);
         }
     }
 }
@@ -195,14 +199,7 @@ impl Table {
             buckets.sort_unstable();
             buckets.dedup();
             for &b in &buckets {
-                let bucket = &self.entries
-                    [self.starts[b] as usize..self.starts[b + 1] as usize];
-                out.extend(
-                    bucket
-                        .iter()
-                        .filter(|e| usize::from(e.len) == n)
-                        .map(|e| e.rule as usize),
-                );
+                self.rules_in(b, n, out);
             }
         }
     }
