@@ -234,6 +234,38 @@ impl<'a> Iterator for Lines<'a, '_> {
     }
 }
 
+/// The byte ranges of a body's physical lines, without their line ends,
+/// split as the lexer splits them by default (§2.2 `NL`: CR, LF or CRLF;
+/// a last line without NL is still a line; an empty body has no lines).
+///
+/// Line *n* of the oracle's diagnostics and explanations is item *n − 1*.
+/// No BOM is skipped and no parse limit applies: this is for tools that
+/// show, number or edit lines of a body, so that they count lines exactly
+/// as the oracle does. Linear in the body, allocation-free.
+pub fn line_ranges(body: &[u8]) -> LineRanges<'_> {
+    LineRanges { body, at: 0 }
+}
+
+/// The iterator of [`line_ranges`].
+#[derive(Clone, Debug)]
+pub struct LineRanges<'a> {
+    body: &'a [u8],
+    at: usize,
+}
+
+impl Iterator for LineRanges<'_> {
+    type Item = std::ops::Range<usize>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let rest = self.body.get(self.at..).filter(|r| !r.is_empty())?;
+        let end = find_any(rest, [b'\n', b'\r']).unwrap_or(rest.len());
+        let crlf = rest[end..].starts_with(b"\r\n");
+        let range = self.at..self.at + end;
+        self.at = (range.end + 1 + usize::from(crlf)).min(self.body.len());
+        Some(range)
+    }
+}
+
 /// The position of the first octet of `hay` in `set`, looked for eight
 /// octets at a time (lines are scanned once, and this is the scan).
 fn find_any<const N: usize>(hay: &[u8], set: [u8; N]) -> Option<usize> {
@@ -286,6 +318,22 @@ mod tests {
         }
         let hay = b"\x80\x0b#\n\n\n\n\n\n\n";
         assert_eq!(find_any(hay, [b'#']), Some(2));
+    }
+
+    #[test]
+    fn line_ranges_split_like_the_lexer() {
+        let body = b"a: 1\nb: 2\r\nc: 3\rd: 4\n\n\r\re";
+        let got: Vec<_> = line_ranges(body).map(|r| &body[r]).collect();
+        let want: [&[u8]; 8] =
+            [b"a: 1", b"b: 2", b"c: 3", b"d: 4", b"", b"", b"", b"e"];
+        assert_eq!(got, want);
+        let lexed = lex(body, &Profile::rfc9309()).lines.count();
+        assert_eq!(lexed, want.len());
+        assert_eq!(line_ranges(b"").count(), 0);
+        assert_eq!(
+            line_ranges(b"\n").map(|r| r.len()).collect::<Vec<_>>(),
+            [0]
+        );
     }
 
     #[test]

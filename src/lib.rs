@@ -76,6 +76,7 @@ mod target;
 pub use agent::is_valid_product_token;
 pub use diag::{Diagnostic, DiagnosticKind};
 pub use explain::{Decision, Reason, RuleMatch, Verdict};
+pub use lex::{LineRanges, line_ranges};
 pub use octets::Octets;
 pub use parse::{Agent, AgentToken, Group, Record, RobotsTxt, Rule, RuleKind};
 pub use profile::{

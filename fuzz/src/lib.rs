@@ -83,22 +83,7 @@ impl fmt::Debug for Input {
 /// line end, split exactly as the oracle's lexer splits (CR, LF, CRLF; a
 /// last line without NL is a line). A BOM stays on line 1.
 pub fn lines(body: &[u8]) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
-    let (mut start, mut i) = (0, 0);
-    while i < body.len() {
-        if body[i] == b'\n' || body[i] == b'\r' {
-            out.push(start..i);
-            if body[i] == b'\r' && body.get(i + 1) == Some(&b'\n') {
-                i += 1;
-            }
-            start = i + 1;
-        }
-        i += 1;
-    }
-    if start < body.len() {
-        out.push(start..body.len());
-    }
-    out
+    robots_oracle::line_ranges(body).collect()
 }
 
 /// `body` with the content of the given lines (1-based) replaced.
