@@ -61,6 +61,9 @@ pub(crate) fn select(groups: &[Group], token: &str, p: &Profile) -> Selection {
                 AgentToken::Named(v) => {
                     is_specific |= names(v, token, p.agent_match);
                 }
+                // Not a product token: names no crawler (R2.2.1-1; see
+                // `Profile::agent_value_prefix`).
+                AgentToken::Invalid(_) => {}
             }
         }
         if is_specific {
@@ -93,6 +96,21 @@ mod tests {
                     user-agent: b\nuser-agent: A\ndisallow: /x\n";
         assert_eq!(selected(body, "a"), [3, 5]);
         assert_eq!(selected(body, "zz"), [1]);
+    }
+
+    #[test]
+    fn invalid_agent_line_ends_the_group_and_names_no_crawler() {
+        let body = "User-agent: a\nDisallow: /\nUser-agent: b/1.0\nAllow: /\n";
+        assert_eq!(selected(body, "a"), [1]);
+        assert_eq!(selected(body, "b"), Vec::<u32>::new());
+        let r = RobotsTxt::parse(body.as_bytes(), &Profile::rfc9309());
+        assert_eq!(r.groups().len(), 2);
+        assert_eq!(r.groups()[0].rules.len(), 1);
+        let mut old = Profile::rfc9309();
+        old.invalid_agent_ends_group = false;
+        let r = RobotsTxt::parse(body.as_bytes(), &old);
+        assert_eq!(r.groups().len(), 1);
+        assert_eq!(r.groups()[0].rules.len(), 2);
     }
 
     #[test]

@@ -79,7 +79,11 @@ impl fmt::Display for DiagnosticKind {
             AcceptedWithoutColon => write!(f, "no colon: read as `key value`"),
             LenientKey(k) => write!(f, "key `{k}` accepted leniently"),
             InvalidProductToken(None) => {
-                write!(f, "user-agent value is not a product token: ignored")
+                write!(
+                    f,
+                    "user-agent value is not a product token: \
+                     it ends the group above but names no crawler"
+                )
             }
             InvalidProductToken(Some(t)) => {
                 write!(f, "user-agent value cut to product token `{t}`")

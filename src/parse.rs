@@ -35,6 +35,13 @@ pub enum AgentToken {
     /// A product token (possibly empty under a lenient profile, when it
     /// then names no crawler).
     Named(String),
+    /// A value that is not a product token (`Googlebot/2.1`, `MJ12bot`,
+    /// `360Spider`, empty), kept as written, under a profile that does not
+    /// salvage it (`agent_value_prefix` off). The line is still a
+    /// user-agent line: it ends the group above it (R2.1-3) and starts or
+    /// joins a group, but that group names no crawler (see
+    /// `Profile::agent_value_prefix` for why that is the oracle's choice).
+    Invalid(String),
 }
 
 /// One user-agent line of a group.
@@ -191,8 +198,19 @@ impl Builder<'_> {
         None
     }
 
+    /// A user-agent line, whatever its value: §2.1 "The group is
+    /// terminated by a user-agent line or end of file", so even a line
+    /// whose value is not a product token ends the group above it, unless
+    /// the profile's `invalid_agent_ends_group` is off (parsers that drop
+    /// such lines, and let the rules below join the previous group).
     fn user_agent(&mut self, line: u32, value: &[u8]) {
-        let Some(token) = self.product_token(line, value) else { return };
+        let token = match self.product_token(line, value) {
+            Some(token) => token,
+            None if self.profile.invalid_agent_ends_group => {
+                AgentToken::Invalid(lossy(value))
+            }
+            None => return,
+        };
         if self.open.is_none() || self.rules_started {
             self.close();
             self.open =

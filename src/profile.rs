@@ -117,11 +117,29 @@ pub struct Profile {
     pub missing_colon: bool,
 
     /// A user-agent value is cut at its first character outside
-    /// `[A-Za-z_-]` (`googlebot/1.2` ≡ `googlebot`), instead of making the
-    /// line invalid. An empty result starts a group that matches nothing.
-    /// Departs from R2.2-9 (identifier). Evidence: Google's documentation
-    /// (G-UA-2) and parser (GRT-4). Default: rfc9309 = false; google = true.
+    /// `[A-Za-z_-]` (`googlebot/1.2` ≡ `googlebot`, `MJ12bot` ≡ `MJ`), and
+    /// the cut value is matched like a product token. An empty result
+    /// starts a group that matches nothing. Off, such a value names no
+    /// crawler (the line still ends the group above it; see
+    /// `invalid_agent_ends_group`).
+    /// Whether a crawler matches a value that is not a product token is
+    /// implementation-defined under RFC 9309: R2.2.1-1 says crawlers MUST
+    /// use valid product tokens (letters, `_`, `-`) and R2.2-9 gives the
+    /// line's value the same grammar, but the RFC never says how a value
+    /// outside that grammar is compared, so "names no crawler" is the
+    /// oracle's choice and cases mark it implementation-defined.
+    /// Evidence for the cut: Google's documentation (G-UA-2) and parser
+    /// (GRT-4). Default: rfc9309 = false; google = true.
     pub agent_value_prefix: bool,
+
+    /// A user-agent line whose value is not a product token still ends the
+    /// group above it (and starts or joins a group of its own). Source:
+    /// §2.1 R2.1-3, "The group is terminated by a user-agent line or end of
+    /// file" — it speaks of lines, not of valid tokens. Off models parsers
+    /// that drop such a line, so that the rules after it join the previous
+    /// group (one crawler gets another's rules). Default: rfc9309 = true;
+    /// google = true.
+    pub invalid_agent_ends_group: bool,
 
     /// A user-agent value of `*` followed by whitespace and more text is
     /// the global `*`. Departs from R2.2-6 (product-token). Evidence:
@@ -222,6 +240,7 @@ impl Profile {
             key_prefix_match: false,
             missing_colon: false,
             agent_value_prefix: false,
+            invalid_agent_ends_group: true,
             star_with_suffix_is_global: false,
             agent_match: AgentMatch::Exact,
             blank_line_ends_group: false,
@@ -398,6 +417,18 @@ pub fn switches() -> &'static [Switch] {
             "ua-matching",
             ["R2.2-9", "GRT-4"],
             |p| p.agent_value_prefix = false
+        ),
+        sw!(
+            "invalid_agent_ends_group=false",
+            "grouping",
+            ["R2.1-3", "R2.2-9"],
+            |p| p.invalid_agent_ends_group = false
+        ),
+        sw!(
+            "invalid_agent_ends_group=true",
+            "grouping",
+            ["R2.1-3", "R2.2-9"],
+            |p| p.invalid_agent_ends_group = true
         ),
         sw!(
             "star_with_suffix_is_global=true",
