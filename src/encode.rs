@@ -142,9 +142,16 @@ mod tests {
     }
 
     #[test]
-    fn google_leaves_urls_alone_but_encodes_non_ascii() {
+    fn google_leaves_urls_alone() {
         let c = Canon::for_target(&Profile::google());
         let got = canonicalize("/%62%e3/ツ*".as_bytes(), c);
-        assert_eq!(got, b"/%62%e3/%E3%83%84*");
+        assert_eq!(got, "/%62%e3/ツ*".as_bytes());
+    }
+
+    #[test]
+    fn google_encodes_non_ascii_in_rules() {
+        let c = Canon::for_pattern(&Profile::google());
+        let got = canonicalize("/%62%e3/ツ".as_bytes(), c);
+        assert_eq!(got, b"/%62%E3/%E3%83%84");
     }
 }

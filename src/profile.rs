@@ -201,9 +201,16 @@ pub struct Profile {
     pub decode_unreserved: bool,
 
     /// Raw non-ASCII octets in the URL are percent-encoded before
-    /// comparison (they always are in rules). Source: R2.2.2-11; Google
-    /// compares URLs "using their percent-encoded forms" (G-ENC-1).
-    /// Default: rfc9309 = true; google = true.
+    /// comparison (they always are in rules). Source: R2.2.2-11 ("the URI
+    /// ... MUST be percent-encoded before comparison" with the rule).
+    /// Off: the URL is matched as given, so a raw `/foo/bar/ツ` does not
+    /// match `Allow: /foo/bar/ツ` (canonicalised to `%E3%83%84`). Evidence
+    /// for off: Google's library expects the caller to pass a
+    /// percent-encoded URL (robots_test.cc `ID_Encoding`: "the URL is
+    /// expected to be percent-encoded"), and Google's published spec-test
+    /// expects raw `/foo/bar/ツ` not to match `Allow: /foo/bar/ツ`; G-ENC-1
+    /// describes Google's crawler, which encodes URLs before asking.
+    /// Default: rfc9309 = true; google = false.
     pub encode_url_non_ascii: bool,
 
     /// `%xx` hex digits in the URL are upper-cased before comparison (they
@@ -275,6 +282,7 @@ impl Profile {
             reject_invalid_utf8_patterns: false,
             implicit_robots_txt_allow: false,
             decode_unreserved: false,
+            encode_url_non_ascii: false,
             uppercase_url_hex: false,
             encode_url_star_dollar: false,
             index_html_is_dir: true,
