@@ -160,6 +160,11 @@ fn lex_line<'a>(
         text = &text[..max];
         notes.push(DiagnosticKind::LineTruncated);
     }
+    if p.nul_ends_line
+        && let Some(nul) = text.iter().position(|&b| b == 0)
+    {
+        text = &text[..nul];
+    }
     if let Some(hash) = hash.filter(|&h| h < text.len()) {
         text = &text[..hash];
     }
@@ -378,6 +383,21 @@ mod tests {
         assert_eq!(
             contents("disallow /x\n", &Profile::rfc9309()),
             [Content::Invalid]
+        );
+    }
+
+    #[test]
+    fn nul_ends_the_line_only_under_google() {
+        let body = "Disallow: /x\0y\n";
+        let google = contents(body, &Profile::google());
+        assert_eq!(
+            google,
+            [Content::Pair { key: Key::Disallow, value: b"/x" }]
+        );
+        let rfc = contents(body, &Profile::rfc9309());
+        assert_eq!(
+            rfc,
+            [Content::Pair { key: Key::Disallow, value: b"/x\0y" }]
         );
     }
 

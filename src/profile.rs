@@ -92,6 +92,15 @@ pub struct Profile {
     /// on LF only. Default: rfc9309 = true; google = true.
     pub cr_ends_line: bool,
 
+    /// A NUL octet ends the line's content: the rest of the physical line
+    /// is ignored. The RFC only says out-of-range characters "should be
+    /// rejected as invalid" (§3, R3-4), so what a parser keeps of such a
+    /// line is open. Evidence for on: Google's parser copies each line
+    /// into a NUL-terminated buffer and reads it as a C string
+    /// (`robots.cc` ParseAndEmitLine), so `Disallow: /x<00>y` is
+    /// `Disallow: /x`. Default: rfc9309 = false; google = true.
+    pub nul_ends_line: bool,
+
     /// A BOM at the start of the file is skipped.
     /// The ABNF has no BOM; RFC 3629 §6 allows one as a signature and
     /// Google ignores it (G-FMT-3); Google's parser also skips a partial
@@ -242,6 +251,7 @@ impl Profile {
             parse_limit: FIVE_HUNDRED_KIB,
             max_line_bytes: None,
             cr_ends_line: true,
+            nul_ends_line: false,
             bom: BomHandling::Full,
             key_typos: false,
             key_prefix_match: false,
@@ -272,6 +282,7 @@ impl Profile {
         Profile {
             name: "google",
             max_line_bytes: Some(GOOGLE_LINE_BYTES),
+            nul_ends_line: true,
             bom: BomHandling::FullOrPartial,
             key_typos: true,
             key_prefix_match: true,
@@ -487,6 +498,12 @@ pub fn switches() -> &'static [Switch] {
         sw!("cr_ends_line=true", "line-syntax", ["R2.2-13", "G-FMT-2"], |p| {
             p.cr_ends_line = true
         }),
+        sw!("nul_ends_line=true", "line-syntax", ["R3-4"], |p| p
+            .nul_ends_line =
+            true),
+        sw!("nul_ends_line=false", "line-syntax", ["R3-4"], |p| p
+            .nul_ends_line =
+            false),
         sw!("bom=keep", "line-syntax", ["R2.2-20", "G-FMT-3"], |p| p.bom =
             BomHandling::Keep),
         sw!("bom=full", "line-syntax", ["R2.2-20", "G-FMT-3"], |p| p.bom =
