@@ -3,6 +3,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use robots_oracle::FIVE_HUNDRED_KIB;
 use robots_oracle::fetch::Scenario;
 use serde::Serialize;
 
@@ -255,6 +256,12 @@ pub struct Capabilities {
     pub raw_non_ascii_urls: bool,
     /// Takes robots.txt bodies that are not valid UTF-8.
     pub non_utf8_bodies: bool,
+    /// Enforces a parsing limit itself (R2.5-2: at least 500 KiB). False
+    /// for a library that leaves the limit to its fetcher (Google's C++
+    /// library: the 500 KiB cut happens in Google's crawler, G-FMT-7); a
+    /// body longer than 500 KiB is then not applicable to it, so that the
+    /// library is not failed for its fetcher's job.
+    pub cuts_body: bool,
     /// Answers `sitemaps`.
     pub sitemaps: bool,
     /// Answers `crawl-delay`.
@@ -287,6 +294,7 @@ impl Capabilities {
             paths: true,
             raw_non_ascii_urls: true,
             non_utf8_bodies: true,
+            cuts_body: true,
             sitemaps: false,
             crawl_delay: false,
             valid_token: false,
@@ -320,6 +328,11 @@ impl Capabilities {
             refuse(
                 self.non_utf8_bodies || std::str::from_utf8(body).is_ok(),
                 "the parser takes text; this body is not UTF-8",
+            )?;
+            refuse(
+                self.cuts_body || body.len() <= FIVE_HUNDRED_KIB,
+                "the parser leaves the 500 KiB limit to its fetcher; \
+                 this body is longer",
             )?;
         }
         match request {
@@ -383,4 +396,27 @@ pub struct Info {
     pub profile: String,
     /// What it can be asked.
     pub capabilities: Capabilities,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decide(len: usize) -> Request {
+        Request::Decide {
+            robots: Arc::from(vec![b'#'; len]),
+            agent: "FooBot".into(),
+            url: "/x".into(),
+        }
+    }
+
+    #[test]
+    fn a_parser_that_does_not_cut_is_spared_bodies_over_500_kib() {
+        let lib = Capabilities { cuts_body: false, ..Capabilities::decide_only() };
+        assert!(lib.admits(&decide(FIVE_HUNDRED_KIB)).is_ok());
+        let why = lib.admits(&decide(FIVE_HUNDRED_KIB + 1)).unwrap_err();
+        assert!(why.contains("500 KiB"), "{why}");
+        let cutting = Capabilities::decide_only();
+        assert!(cutting.admits(&decide(FIVE_HUNDRED_KIB + 1)).is_ok());
+    }
 }
