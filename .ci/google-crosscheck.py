@@ -39,7 +39,10 @@ def divergences():
 
 
 def run_matrix(binary, out):
-    cmd = [binary, "matrix", "--adapters", ADAPTER, "--profile", "google", "--out", str(out)]
+    # 5 s per request, not the default 1 s: CI shares two cores, and a slow answer that is
+    # right must not read as a disagreement.
+    cmd = [binary, "matrix", "--adapters", ADAPTER, "--profile", "google", "--timeout", "5",
+           "--out", str(out)]
     print("$", " ".join(cmd), flush=True)
     # The matrix exits non-zero when checks fail; the list decides here.
     done = subprocess.run(cmd, cwd=ROOT)
@@ -77,6 +80,9 @@ def main():
     for name in sorted(listed):
         if name not in seen:
             problems.append(f"STALE  {name}: listed, but no such check ran")
+        elif name not in disagree and listed[name][0] == "timeout":
+            # Speed depends on the machine: a listed timeout that finished in time is noted only.
+            print(f"note  {name}: listed as a timeout, answered in time on this machine")
         elif name not in disagree:
             problems.append(f"STALE  {name}: listed, but Google's parser now agrees: remove it")
     agreed = len(seen) - len(disagree)
