@@ -412,7 +412,8 @@ mod tests {
 
     #[test]
     fn a_parser_that_does_not_cut_is_spared_bodies_over_500_kib() {
-        let lib = Capabilities { cuts_body: false, ..Capabilities::decide_only() };
+        let lib =
+            Capabilities { cuts_body: false, ..Capabilities::decide_only() };
         assert!(lib.admits(&decide(FIVE_HUNDRED_KIB)).is_ok());
         let why = lib.admits(&decide(FIVE_HUNDRED_KIB + 1)).unwrap_err();
         assert!(why.contains("500 KiB"), "{why}");
