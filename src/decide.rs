@@ -7,14 +7,16 @@
 //! [`RobotsTxt::decide_linear`] is the plain reading: every rule, each
 //! piece searched octet by octet. [`RobotsTxt::decide`] gets the same
 //! decision faster: once a group has been consulted a few times it tries
-//! only the rules `index` names as candidates, and it searches long
-//! targets through `pattern::Haystack`.
+//! only the rules `index` names as candidates, and it searches the target
+//! through `haystack::Haystack`: `memmem` when few rules ask, shared
+//! bitsets when many rules ask about a long target.
 
 use crate::agent::{Selection, is_valid_product_token, select};
 use crate::explain::{Decision, Reason, RuleMatch, Verdict};
+use crate::haystack::Haystack;
 use crate::index::Index;
 use crate::parse::{RobotsTxt, Rule, RuleKind};
-use crate::pattern::{Find, Haystack, Plain};
+use crate::pattern::{Find, Plain};
 use crate::profile::{Precedence, Priority};
 use crate::target::{Error, match_octets};
 
@@ -137,7 +139,12 @@ impl RobotsTxt {
                 selection,
             );
         }
-        let hay = Haystack::new(target);
+        let rules: usize =
+            selection.groups.iter().map(|&i| self.groups[i].rules.len()).sum();
+        let hay = match rules >= SHARED_SEARCH_RULES {
+            true => Haystack::table(target),
+            false => Haystack::direct(target),
+        };
         let mut hits = Vec::new();
         for &i in &selection.groups {
             let rules = &self.groups[i].rules;
@@ -178,6 +185,10 @@ impl RobotsTxt {
         (verdict, reason, hits, winner, selection)
     }
 }
+
+/// Decisions over at least this many rules search the target through
+/// shared bitsets (see `haystack`); fewer, with `memmem` per piece.
+const SHARED_SEARCH_RULES: usize = 32;
 
 /// Verdict, reason, hits, the winner's position among them, the groups.
 type Settled<'r> = (Verdict, Reason, Vec<Hit<'r>>, Option<usize>, Selection);

@@ -65,6 +65,7 @@ mod diag;
 mod encode;
 mod explain;
 pub mod fetch;
+mod haystack;
 mod index;
 mod lex;
 mod octets;
