@@ -161,20 +161,28 @@ impl RobotsTxt {
                 (Scan::Linear, _) => {
                     let plain = Plain(target);
                     hits.extend(
-                        rules.iter().filter_map(|r| hit(r, &plain, how)),
+                        rules.iter().filter_map(|r| hit(r, &plain, &[], how)),
                     )
                 }
-                (_, Some(index)) => hits.extend(
-                    index
-                        .candidates(target)
-                        .into_iter()
-                        .filter_map(|r| hit(&rules[r], &hay, how)),
-                ),
-                (_, None) => {
-                    hits.extend(rules.iter().filter_map(|r| hit(r, &hay, how)))
+                (_, Some(index)) => {
+                    // In file order, so that the hits need no sort.
+                    let mut candidates = index.candidates(target);
+                    candidates.sort_unstable();
+                    let ids = index.pieces();
+                    let hay = hay.numbered(ids.count());
+                    hits.extend(
+                        candidates.into_iter().filter_map(|r| {
+                            hit(&rules[r], &hay, ids.of(r), how)
+                        }),
+                    )
                 }
+                (_, None) => hits.extend(
+                    rules.iter().filter_map(|r| hit(r, &hay, &[], how)),
+                ),
             }
         }
+        // Groups are disjoint and selected in file order, so this only
+        // checks (in linear time) when each group's hits are in order.
         hits.sort_by_key(|h| h.rule.line);
         let (verdict, reason, winner) = match p.precedence {
             Precedence::FirstMatch => first_match(&hits),
@@ -214,15 +222,20 @@ struct Hit<'r> {
 }
 
 /// How `rule` matches `target`, if it does. Empty rules never match (A8).
+/// `ids` numbers the pieces of the rule's first pattern, if known.
 fn hit<'r>(
     rule: &'r Rule,
     target: &impl Find,
+    ids: &[u32],
     how: Priority,
 ) -> Option<Hit<'r>> {
     let (shape, end) = rule
         .shapes()
-        .filter(|s| !s.is_empty())
-        .find_map(|s| s.matches_in(target).map(|end| (s, end)))?;
+        .zip([ids, &[]])
+        .filter(|(s, _)| !s.is_empty())
+        .find_map(|(s, ids)| {
+            s.matches_numbered(target, ids).map(|end| (s, end))
+        })?;
     let priority = match how {
         Priority::PatternOctets => shape.normalized().len(),
         Priority::MatchedOctets => end,

@@ -17,6 +17,10 @@
 //!   of a one-bit-per-word summary: O(1 + |target| / 4096). Right when
 //!   many rules share a long target (a 500 KiB wildcard file).
 //!
+//! A group whose index numbered its pieces asks through [`Numbered`]:
+//! the bitset of piece `id` is then found in an array slot, O(1), instead
+//! of by hashing the piece.
+//!
 //! Memory: |target| / 8 bytes per distinct octet and per distinct piece
 //! asked about, freed with the decision. Knows nothing of rules, agents
 //! or precedence; never panics.
@@ -69,6 +73,71 @@ impl Find for Haystack<'_> {
                 table.next(self.target, needle, from)
             }
         }
+    }
+}
+
+/// A [`Haystack`] seen by one group's rules, whose pieces the group's
+/// index has numbered 0..count: in table mode a numbered piece's bitset
+/// is found by its number (an array slot), not by hashing its octets.
+pub(crate) struct Numbered<'h, 't> {
+    hay: &'h Haystack<'t>,
+    count: usize,
+    /// 0: not built yet; else 1 + its place in `bits`. Allocated on the
+    /// first numbered search.
+    slots: RefCell<Vec<u32>>,
+    bits: RefCell<Vec<Bits>>,
+}
+
+impl<'t> Haystack<'t> {
+    /// This haystack for a group whose pieces are numbered below `count`.
+    pub fn numbered(&self, count: usize) -> Numbered<'_, 't> {
+        Numbered {
+            hay: self,
+            count,
+            slots: RefCell::default(),
+            bits: RefCell::default(),
+        }
+    }
+}
+
+impl Find for Numbered<'_, '_> {
+    fn bytes(&self) -> &[u8] {
+        self.hay.target
+    }
+
+    fn find(&self, needle: &[u8], from: usize) -> Option<usize> {
+        self.hay.find(needle, from)
+    }
+
+    fn find_numbered(
+        &self,
+        id: u32,
+        needle: &[u8],
+        from: usize,
+    ) -> Option<usize> {
+        let Some(cell) = &self.hay.table else {
+            return self.hay.find(needle, from);
+        };
+        let target = self.hay.target;
+        if from > target.len() || id as usize >= self.count {
+            return self.hay.find(needle, from);
+        }
+        if needle.is_empty() {
+            return Some(from);
+        }
+        let mut slots = self.slots.borrow_mut();
+        if slots.is_empty() {
+            slots.resize(self.count, 0);
+        }
+        let slot = &mut slots[id as usize];
+        let mut bits = self.bits.borrow_mut();
+        if *slot == 0 {
+            let table = cell.get_or_init(Table::default);
+            bits.push(table.starts(target, needle));
+            // OK: at most `count` (< 2^32) bitsets are pushed.
+            *slot = bits.len() as u32;
+        }
+        bits[*slot as usize - 1].next(from)
     }
 }
 
@@ -133,9 +202,12 @@ impl Hasher for Fx {
         }
     }
 
-    fn write_usize(&mut self, n: usize) {
+    fn write_u128(&mut self, n: u128) {
         const K: u64 = 0x517c_c1b7_2722_0a95;
-        self.0 = (self.0.rotate_left(5) ^ n as u64).wrapping_mul(K);
+        // OK: the two halves of n, each taken whole.
+        for half in [n as u64, (n >> 64) as u64] {
+            self.0 = (self.0.rotate_left(5) ^ half).wrapping_mul(K);
+        }
     }
 
     fn finish(&self) -> u64 {
@@ -148,8 +220,22 @@ impl Hasher for Fx {
 struct Table {
     /// Where each octet occurs.
     octets: RefCell<HashMap<u8, Box<[u64]>, BuildHasherDefault<Fx>>>,
-    /// Where each piece starts.
-    pieces: RefCell<HashMap<Box<[u8]>, Bits, BuildHasherDefault<Fx>>>,
+    /// Where each piece of at most 15 octets starts, by [`packed`] key.
+    short: RefCell<HashMap<u128, Bits, BuildHasherDefault<Fx>>>,
+    /// Where each longer piece starts.
+    long: RefCell<HashMap<Box<[u8]>, Bits, BuildHasherDefault<Fx>>>,
+}
+
+/// A piece of at most 15 octets as one number (octets, then the length
+/// in the top octet), so that a lookup compares one number, not bytes.
+fn packed(piece: &[u8]) -> Option<u128> {
+    (piece.len() < 16).then(|| {
+        let mut word = [0u8; 16];
+        word[..piece.len()].copy_from_slice(piece);
+        // OK: piece.len() < 16.
+        word[15] = piece.len() as u8;
+        u128::from_le_bytes(word)
+    })
 }
 
 impl Table {
@@ -159,12 +245,21 @@ impl Table {
         needle: &[u8],
         from: usize,
     ) -> Option<usize> {
-        if let Some(bits) = self.pieces.borrow().get(needle) {
+        if let Some(key) = packed(needle) {
+            if let Some(bits) = self.short.borrow().get(&key) {
+                return bits.next(from);
+            }
+            let bits = self.starts(target, needle);
+            let at = bits.next(from);
+            self.short.borrow_mut().insert(key, bits);
+            return at;
+        }
+        if let Some(bits) = self.long.borrow().get(needle) {
             return bits.next(from);
         }
         let bits = self.starts(target, needle);
         let at = bits.next(from);
-        self.pieces.borrow_mut().insert(needle.into(), bits);
+        self.long.borrow_mut().insert(needle.into(), bits);
         at
     }
 
@@ -236,6 +331,9 @@ mod tests {
             proptest::prop_assert_eq!(table.find(n, from), want);
             // Asked again: from the kept bitset.
             proptest::prop_assert_eq!(table.find(n, from), want);
+            let numbered = table.numbered(2);
+            proptest::prop_assert_eq!(numbered.find_numbered(1, n, from), want);
+            proptest::prop_assert_eq!(numbered.find_numbered(1, n, from), want);
             proptest::prop_assert_eq!(table.find(n, 0), Plain(t).find(n, 0));
         }
     }

@@ -142,8 +142,23 @@ impl<'a> Shape<'a> {
     }
 
     /// [`Shape::matches`], looking up pieces with `hay`'s search.
+    #[cfg(test)]
     pub fn matches_in(&self, hay: &impl Find) -> Option<usize> {
+        self.matches_numbered(hay, &[])
+    }
+
+    /// [`Shape::matches_in`], where `ids[k]`, if given, numbers piece k
+    /// for the haystack's numbered search (see `index::PieceIds`).
+    pub fn matches_numbered(
+        &self,
+        hay: &impl Find,
+        ids: &[u32],
+    ) -> Option<usize> {
         let target = hay.bytes();
+        let find = |k: usize, piece: &[u8], from: usize| match ids.get(k) {
+            Some(&id) => hay.find_numbered(id, piece, from),
+            None => hay.find(piece, from),
+        };
         let mut pieces = self.pieces();
         let first = pieces.next()?;
         if !target.starts_with(first) {
@@ -153,18 +168,20 @@ impl<'a> Shape<'a> {
         let Some(mut piece) = pieces.next() else {
             return (!self.anchored || pos == target.len()).then_some(pos);
         };
+        let mut k = 1;
         for next in pieces {
             // An empty piece (`**`) is found where it is asked for.
             if !piece.is_empty() {
-                pos = hay.find(piece, pos)? + piece.len();
+                pos = find(k, piece, pos)? + piece.len();
             }
             piece = next;
+            k += 1;
         }
         if self.anchored {
             let start = target.len().checked_sub(piece.len())?;
             (start >= pos && target.ends_with(piece)).then_some(target.len())
         } else {
-            Some(hay.find(piece, pos)? + piece.len())
+            Some(find(k, piece, pos)? + piece.len())
         }
     }
 }
@@ -175,6 +192,16 @@ pub(crate) trait Find {
     fn bytes(&self) -> &[u8];
     /// The leftmost occurrence of `needle` starting at or after `from`.
     fn find(&self, needle: &[u8], from: usize) -> Option<usize>;
+    /// [`Find::find`] for a needle the caller has numbered `id` (equal
+    /// ids, equal needles), which a finder may use to remember it.
+    fn find_numbered(
+        &self,
+        _id: u32,
+        needle: &[u8],
+        from: usize,
+    ) -> Option<usize> {
+        self.find(needle, from)
+    }
 }
 
 /// A target searched octet by octet: the plain reading.
