@@ -16,7 +16,7 @@ use crate::explain::{Decision, Reason, RuleMatch, Verdict};
 use crate::haystack::Haystack;
 use crate::index::Index;
 use crate::parse::{RobotsTxt, Rule, RuleKind};
-use crate::pattern::{Find, Plain};
+use crate::pattern::{Plain, Shape};
 use crate::profile::{Precedence, Priority};
 use crate::target::{Error, match_octets};
 
@@ -160,25 +160,39 @@ impl RobotsTxt {
             match (scan, index) {
                 (Scan::Linear, _) => {
                     let plain = Plain(target);
-                    hits.extend(
-                        rules.iter().filter_map(|r| hit(r, &plain, &[], how)),
-                    )
+                    hits.extend(rules.iter().filter_map(|r| {
+                        hit(r, how, |_, s| s.matches_in(&plain))
+                    }))
                 }
                 (_, Some(index)) => {
                     // In file order, so that the hits need no sort.
-                    let mut candidates = index.candidates(target);
-                    candidates.sort_unstable();
-                    let ids = index.pieces();
-                    let hay = hay.numbered(ids.count());
-                    hits.extend(
-                        candidates.into_iter().filter_map(|r| {
-                            hit(&rules[r], &hay, ids.of(r), how)
-                        }),
-                    )
+                    let candidates =
+                        in_order(index.candidates(target), rules.len());
+                    if hay.is_shared() {
+                        let trie = index.trie();
+                        let hay = hay.numbered(trie.piece_count());
+                        let mut memo = trie.memo();
+                        hits.extend(candidates.into_iter().filter_map(|r| {
+                            hit(&rules[r], how, |k, shape| match k {
+                                0 => trie
+                                    .match_end(r, &hay, &mut memo)
+                                    .unwrap_or_else(|()| {
+                                        shape.matches_in(&hay)
+                                    }),
+                                _ => shape.matches_in(&hay),
+                            })
+                        }))
+                    } else {
+                        hits.extend(candidates.into_iter().filter_map(|r| {
+                            hit(&rules[r], how, |_, s| s.matches_in(&hay))
+                        }))
+                    }
                 }
-                (_, None) => hits.extend(
-                    rules.iter().filter_map(|r| hit(r, &hay, &[], how)),
-                ),
+                (_, None) => {
+                    hits.extend(rules.iter().filter_map(|r| {
+                        hit(r, how, |_, s| s.matches_in(&hay))
+                    }))
+                }
             }
         }
         // Groups are disjoint and selected in file order, so this only
@@ -192,6 +206,30 @@ impl RobotsTxt {
         };
         (verdict, reason, hits, winner, selection)
     }
+}
+
+/// `candidates` (distinct rule positions below `rules`) in increasing
+/// order: sorted when few, else read off a bitset (O(rules / 64)).
+fn in_order(mut candidates: Vec<usize>, rules: usize) -> Vec<usize> {
+    if candidates.len() < rules / 64 + 16 {
+        candidates.sort_unstable();
+        return candidates;
+    }
+    let mut bits = vec![0u64; rules.div_ceil(64)];
+    for &c in &candidates {
+        if let Some(word) = bits.get_mut(c / 64) {
+            *word |= 1 << (c % 64);
+        }
+    }
+    candidates.clear();
+    for (w, &word) in bits.iter().enumerate() {
+        let mut word = word;
+        while word != 0 {
+            candidates.push(w * 64 + word.trailing_zeros() as usize);
+            word &= word - 1;
+        }
+    }
+    candidates
 }
 
 /// Decisions over at least this many rules search the target through
@@ -221,21 +259,19 @@ struct Hit<'r> {
     priority: usize,
 }
 
-/// How `rule` matches `target`, if it does. Empty rules never match (A8).
-/// `ids` numbers the pieces of the rule's first pattern, if known.
+/// How `rule` matches, if it does, where `end(k, shape)` is where the
+/// shortest match of the rule's k-th shape ends. Empty rules never match
+/// (A8).
 fn hit<'r>(
     rule: &'r Rule,
-    target: &impl Find,
-    ids: &[u32],
     how: Priority,
+    mut end: impl FnMut(usize, Shape<'r>) -> Option<usize>,
 ) -> Option<Hit<'r>> {
     let (shape, end) = rule
         .shapes()
-        .zip([ids, &[]])
-        .filter(|(s, _)| !s.is_empty())
-        .find_map(|(s, ids)| {
-            s.matches_numbered(target, ids).map(|end| (s, end))
-        })?;
+        .enumerate()
+        .filter(|(_, s)| !s.is_empty())
+        .find_map(|(k, s)| end(k, s).map(|end| (s, end)))?;
     let priority = match how {
         Priority::PatternOctets => shape.normalized().len(),
         Priority::MatchedOctets => end,

@@ -56,6 +56,13 @@ impl<'t> Haystack<'t> {
     }
 }
 
+impl Haystack<'_> {
+    /// Searches go through shared bitsets.
+    pub fn is_shared(&self) -> bool {
+        self.table.is_some()
+    }
+}
+
 impl Find for Haystack<'_> {
     fn bytes(&self) -> &[u8] {
         self.target

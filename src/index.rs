@@ -33,6 +33,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::pattern::Shape;
+use crate::trie::PieceTrie;
 
 /// The longest key.
 const MAX_KEY: usize = 64;
@@ -190,52 +191,8 @@ pub(crate) struct Index {
     always: Vec<u32>,
     /// The others, by key.
     keys: Option<Keys>,
-    /// The pieces of each rule's pattern, numbered.
-    pieces: PieceIds,
-}
-
-/// The literal pieces of a group's patterns, numbered so that equal
-/// pieces have equal numbers: a decision then keeps what it learnt about
-/// a piece in an array slot (see `haystack::Numbered`). Rule r's pattern
-/// (its first shape) has the pieces `ids[starts[r]..starts[r + 1]]`, in
-/// order. Built in one pass, linear in the patterns' octets.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct PieceIds {
-    starts: Vec<u32>,
-    ids: Vec<u32>,
-    count: usize,
-}
-
-impl PieceIds {
-    fn new<'r>(mains: impl Iterator<Item = Option<Shape<'r>>>) -> PieceIds {
-        let mut numbers: HashMap<&'r [u8], u32> = HashMap::new();
-        let mut out = PieceIds { starts: vec![0], ..PieceIds::default() };
-        for main in mains {
-            for piece in main.into_iter().flat_map(|m| m.pieces()) {
-                let next = numbers.len();
-                // OK: a group has far fewer than 2^32 pieces.
-                let id = *numbers.entry(piece).or_insert(next as u32);
-                out.ids.push(id);
-            }
-            // OK: as above.
-            out.starts.push(out.ids.len() as u32);
-        }
-        out.count = numbers.len();
-        out
-    }
-
-    /// The numbers of rule `r`'s pieces (empty for a rule not indexed).
-    pub fn of(&self, r: usize) -> &[u32] {
-        match (self.starts.get(r), self.starts.get(r + 1)) {
-            (Some(&a), Some(&b)) => &self.ids[a as usize..b as usize],
-            _ => &[],
-        }
-    }
-
-    /// How many distinct pieces there are.
-    pub fn count(&self) -> usize {
-        self.count
-    }
+    /// The rules' patterns' pieces, as a trie.
+    trie: PieceTrie,
 }
 
 impl Index {
@@ -269,7 +226,7 @@ impl Index {
             always.extend(filed.iter().map(|(_, e)| e.rule));
             always.sort_unstable();
         }
-        Index { always, keys, pieces: PieceIds::new(mains.into_iter()) }
+        Index { always, keys, trie: PieceTrie::new(mains.into_iter()) }
     }
 
     /// The rules that may match `target` (each once, in no particular
@@ -283,9 +240,9 @@ impl Index {
         found
     }
 
-    /// The numbered pieces of the rules.
-    pub fn pieces(&self) -> &PieceIds {
-        &self.pieces
+    /// The trie of the rules' patterns.
+    pub fn trie(&self) -> &PieceTrie {
+        &self.trie
     }
 }
 

@@ -122,6 +122,21 @@ impl<'a> Shape<'a> {
         body.split(move |&b| wildcards && b == b'*')
     }
 
+    /// The pattern ends in an anchoring `$`.
+    pub fn is_anchored(&self) -> bool {
+        self.anchored
+    }
+
+    /// The last literal piece (after the last wildcard), found from the
+    /// end in one `memrchr`.
+    fn last_piece(&self) -> &'a [u8] {
+        let body = &self.text[..self.text.len() - usize::from(self.anchored)];
+        match self.wildcards.then(|| memchr::memrchr(b'*', body)).flatten() {
+            Some(star) => &body[star + 1..],
+            None => body,
+        }
+    }
+
     /// What every target the pattern matches starts with: the first piece.
     pub fn literal_prefix(&self) -> &'a [u8] {
         self.pieces().next().unwrap_or_default()
@@ -142,23 +157,12 @@ impl<'a> Shape<'a> {
     }
 
     /// [`Shape::matches`], looking up pieces with `hay`'s search.
-    #[cfg(test)]
     pub fn matches_in(&self, hay: &impl Find) -> Option<usize> {
-        self.matches_numbered(hay, &[])
-    }
-
-    /// [`Shape::matches_in`], where `ids[k]`, if given, numbers piece k
-    /// for the haystack's numbered search (see `index::PieceIds`).
-    pub fn matches_numbered(
-        &self,
-        hay: &impl Find,
-        ids: &[u32],
-    ) -> Option<usize> {
         let target = hay.bytes();
-        let find = |k: usize, piece: &[u8], from: usize| match ids.get(k) {
-            Some(&id) => hay.find_numbered(id, piece, from),
-            None => hay.find(piece, from),
-        };
+        if self.anchored && !target.ends_with(self.last_piece()) {
+            // Checked first: cheap, and it rejects most anchored patterns.
+            return None;
+        }
         let mut pieces = self.pieces();
         let first = pieces.next()?;
         if !target.starts_with(first) {
@@ -168,20 +172,18 @@ impl<'a> Shape<'a> {
         let Some(mut piece) = pieces.next() else {
             return (!self.anchored || pos == target.len()).then_some(pos);
         };
-        let mut k = 1;
         for next in pieces {
             // An empty piece (`**`) is found where it is asked for.
             if !piece.is_empty() {
-                pos = find(k, piece, pos)? + piece.len();
+                pos = hay.find(piece, pos)? + piece.len();
             }
             piece = next;
-            k += 1;
         }
         if self.anchored {
             let start = target.len().checked_sub(piece.len())?;
             (start >= pos && target.ends_with(piece)).then_some(target.len())
         } else {
-            Some(find(k, piece, pos)? + piece.len())
+            Some(hay.find(piece, pos)? + piece.len())
         }
     }
 }
