@@ -6,7 +6,7 @@
 //! table of [`Answer`]s: a response with status, headers and body, or a
 //! [`NetworkError`]), plus the crawler's state (a [`Cached`] copy and its
 //! age, how long the file has been unreachable, whether the site is
-//! otherwise up). [`access`] follows the redirects and returns an
+//! otherwise up). [`access`](fn@access) follows the redirects and returns an
 //! [`Access`]: the [`Policy`] (use the fetched rules, allow all, disallow
 //! all, use the cached copy), the clause that decided it, and the trace.
 //! [`Access::decide`] then answers for one URL. The readings that differ
@@ -18,7 +18,7 @@
 //! | `scenario` | the world model: [`Scenario`], [`Route`], [`Answer`], [`Response`], [`NetworkError`], [`Cached`], the redirect walk ([`Fetched`]) |
 //! | `profile` | [`FetchProfile`] and its switches ([`MaxAge`], [`Citation`]) |
 //! | `cache_control` | the `Cache-Control` directives caching consults |
-//! | `access` | the access policy: [`access`], [`Access`], [`Policy`], [`Access::decide`] |
+//! | `access` | the access policy: [`access`](fn@access), [`Access`], [`Policy`], [`Access::decide`] |
 //! | `location` | §2.3: where the file lives and which URLs it governs |
 //! | `punycode` | IDNA host names, for `location` |
 //!

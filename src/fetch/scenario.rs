@@ -175,7 +175,7 @@ pub struct Cached {
     pub cache_control: Option<String>,
 }
 
-/// A site and the crawler's state: everything [`access`] needs.
+/// A site and the crawler's state: everything [`access`](fn@super::access) needs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Scenario {
     /// The robots.txt URL the crawler fetches first.
