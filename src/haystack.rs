@@ -29,10 +29,11 @@ use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::pattern::Find;
+use crate::pattern::{Find, Plain};
 
-/// Targets shorter than this are searched directly whatever the caller
-/// asked: a table would cost more than it saves.
+/// Targets shorter than this are searched octet by octet whatever the
+/// caller asked: a table, or `memmem`'s set-up, would cost more than it
+/// saves.
 const TABLE_MIN_LEN: usize = 64;
 
 /// A target and how pieces are found in it.
@@ -74,6 +75,11 @@ impl Find for Haystack<'_> {
             return Some(from);
         }
         match &self.table {
+            // `memmem` pays a set-up per search: short targets are
+            // searched octet by octet.
+            None if self.target.len() < TABLE_MIN_LEN => {
+                Plain(self.target).find(needle, from)
+            }
             None => memchr::memmem::find(hay, needle).map(|i| i + from),
             Some(cell) => {
                 let table = cell.get_or_init(Table::default);
@@ -317,7 +323,6 @@ fn occurrences(target: &[u8], b: u8) -> Box<[u64]> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pattern::Plain;
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig {
