@@ -7,14 +7,16 @@
 //! [`RobotsTxt::decide_linear`] is the plain reading: every rule, each
 //! piece searched octet by octet. [`RobotsTxt::decide`] gets the same
 //! decision faster: once a group has been consulted a few times it tries
-//! only the rules `index` names as candidates, and it searches long
-//! targets through `pattern::Haystack`.
+//! only the rules `index` names as candidates, and it searches the target
+//! through `haystack::Haystack`: `memmem` when few rules ask, shared
+//! bitsets when many rules ask about a long target.
 
 use crate::agent::{Selection, is_valid_product_token, select};
 use crate::explain::{Decision, Reason, RuleMatch, Verdict};
+use crate::haystack::Haystack;
 use crate::index::Index;
 use crate::parse::{RobotsTxt, Rule, RuleKind};
-use crate::pattern::{Find, Haystack, Plain};
+use crate::pattern::{Plain, Shape};
 use crate::profile::{Precedence, Priority};
 use crate::target::{Error, match_octets};
 
@@ -137,7 +139,12 @@ impl RobotsTxt {
                 selection,
             );
         }
-        let hay = Haystack::new(target);
+        let rules: usize =
+            selection.groups.iter().map(|&i| self.groups[i].rules.len()).sum();
+        let hay = match rules >= SHARED_SEARCH_RULES {
+            true => Haystack::table(target),
+            false => Haystack::direct(target),
+        };
         let mut hits = Vec::new();
         for &i in &selection.groups {
             let rules = &self.groups[i].rules;
@@ -153,21 +160,43 @@ impl RobotsTxt {
             match (scan, index) {
                 (Scan::Linear, _) => {
                     let plain = Plain(target);
-                    hits.extend(
-                        rules.iter().filter_map(|r| hit(r, &plain, how)),
-                    )
+                    hits.extend(rules.iter().filter_map(|r| {
+                        hit(r, how, |_, s| s.matches_in(&plain))
+                    }))
                 }
-                (_, Some(index)) => hits.extend(
-                    index
-                        .candidates(target)
-                        .into_iter()
-                        .filter_map(|r| hit(&rules[r], &hay, how)),
-                ),
+                (_, Some(index)) => {
+                    // In file order, so that the hits need no sort.
+                    let candidates =
+                        in_order(index.candidates(target), rules.len());
+                    if hay.is_shared() {
+                        let trie = index.trie();
+                        let hay = hay.numbered(trie.piece_count());
+                        let mut memo = trie.memo();
+                        hits.extend(candidates.into_iter().filter_map(|r| {
+                            hit(&rules[r], how, |k, shape| match k {
+                                0 => trie
+                                    .match_end(r, &hay, &mut memo)
+                                    .unwrap_or_else(|()| {
+                                        shape.matches_in(&hay)
+                                    }),
+                                _ => shape.matches_in(&hay),
+                            })
+                        }))
+                    } else {
+                        hits.extend(candidates.into_iter().filter_map(|r| {
+                            hit(&rules[r], how, |_, s| s.matches_in(&hay))
+                        }))
+                    }
+                }
                 (_, None) => {
-                    hits.extend(rules.iter().filter_map(|r| hit(r, &hay, how)))
+                    hits.extend(rules.iter().filter_map(|r| {
+                        hit(r, how, |_, s| s.matches_in(&hay))
+                    }))
                 }
             }
         }
+        // Groups are disjoint and selected in file order, so this only
+        // checks (in linear time) when each group's hits are in order.
         hits.sort_by_key(|h| h.rule.line);
         let (verdict, reason, winner) = match p.precedence {
             Precedence::FirstMatch => first_match(&hits),
@@ -178,6 +207,34 @@ impl RobotsTxt {
         (verdict, reason, hits, winner, selection)
     }
 }
+
+/// `candidates` (distinct rule positions below `rules`) in increasing
+/// order: sorted when few, else read off a bitset (O(rules / 64)).
+fn in_order(mut candidates: Vec<usize>, rules: usize) -> Vec<usize> {
+    if candidates.len() < rules / 64 + 16 {
+        candidates.sort_unstable();
+        return candidates;
+    }
+    let mut bits = vec![0u64; rules.div_ceil(64)];
+    for &c in &candidates {
+        if let Some(word) = bits.get_mut(c / 64) {
+            *word |= 1 << (c % 64);
+        }
+    }
+    candidates.clear();
+    for (w, &word) in bits.iter().enumerate() {
+        let mut word = word;
+        while word != 0 {
+            candidates.push(w * 64 + word.trailing_zeros() as usize);
+            word &= word - 1;
+        }
+    }
+    candidates
+}
+
+/// Decisions over at least this many rules search the target through
+/// shared bitsets (see `haystack`); fewer, with `memmem` per piece.
+const SHARED_SEARCH_RULES: usize = 32;
 
 /// Verdict, reason, hits, the winner's position among them, the groups.
 type Settled<'r> = (Verdict, Reason, Vec<Hit<'r>>, Option<usize>, Selection);
@@ -202,16 +259,19 @@ struct Hit<'r> {
     priority: usize,
 }
 
-/// How `rule` matches `target`, if it does. Empty rules never match (A8).
+/// How `rule` matches, if it does, where `end(k, shape)` is where the
+/// shortest match of the rule's k-th shape ends. Empty rules never match
+/// (A8).
 fn hit<'r>(
     rule: &'r Rule,
-    target: &impl Find,
     how: Priority,
+    mut end: impl FnMut(usize, Shape<'r>) -> Option<usize>,
 ) -> Option<Hit<'r>> {
     let (shape, end) = rule
         .shapes()
-        .filter(|s| !s.is_empty())
-        .find_map(|s| s.matches_in(target).map(|end| (s, end)))?;
+        .enumerate()
+        .filter(|(_, s)| !s.is_empty())
+        .find_map(|(k, s)| end(k, s).map(|end| (s, end)))?;
     let priority = match how {
         Priority::PatternOctets => shape.normalized().len(),
         Priority::MatchedOctets => end,

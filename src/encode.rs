@@ -67,11 +67,42 @@ fn push_escaped(out: &mut Vec<u8>, b: u8) {
     ]);
 }
 
-/// Appends the canonical form of `input` to `out`. Linear in the input.
+/// An octet no step can change: ASCII, not `%`, `*` or `$`.
+fn is_plain(b: u8) -> bool {
+    b < 0x80 && !matches!(b, b'%' | b'*' | b'$')
+}
+
+/// How many octets at the start of `input` are plain, eight at a time.
+fn plain_run(input: &[u8]) -> usize {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut n = 0;
+    for chunk in input.chunks_exact(8) {
+        // OK: `chunks_exact(8)` yields 8-octet chunks.
+        let word = u64::from_le_bytes(chunk.try_into().expect("8 octets"));
+        // A zero octet of `word ^ b·LO` is an octet equal to b; the lowest
+        // flagged octet is exact (higher ones may be false alarms).
+        let hits = [b'%', b'*', b'$'].iter().fold(word & HI, |acc, &b| {
+            let x = word ^ (LO * u64::from(b));
+            acc | (x.wrapping_sub(LO) & !x & HI)
+        });
+        if hits != 0 {
+            return n + (hits.trailing_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    n + input[n..].iter().take_while(|&&b| is_plain(b)).count()
+}
+
+/// Appends the canonical form of `input` to `out`. Linear in the input;
+/// runs of octets no step changes are copied at once.
 pub(crate) fn canonicalize_into(input: &[u8], c: Canon, out: &mut Vec<u8>) {
     let mut i = 0;
     while i < input.len() {
-        let b = input[i];
+        let run = plain_run(&input[i..]);
+        out.extend_from_slice(&input[i..i + run]);
+        i += run;
+        let Some(&b) = input.get(i) else { break };
         let escape = match (b, input.get(i + 1), input.get(i + 2)) {
             (b'%', Some(&h), Some(&l)) => {
                 hex_value(h).zip(hex_value(l)).map(|(h, l)| (h << 4) | l)
@@ -139,6 +170,16 @@ mod tests {
     fn invalid_escapes_are_kept() {
         assert_eq!(rfc("/%zz/%4"), "/%zz/%4");
         assert_eq!(rfc("/%"), "/%");
+    }
+
+    #[test]
+    fn plain_runs_stop_at_the_first_octet_a_step_may_change() {
+        for s in
+            ["", "abc", "abcdefgh%", "abcdefghijklmno*p", "/a$", "ab\u{e9}"]
+        {
+            let want = s.bytes().take_while(|&b| is_plain(b)).count();
+            assert_eq!(plain_run(s.as_bytes()), want, "{s}");
+        }
     }
 
     #[test]

@@ -4,28 +4,36 @@
 //!
 //! Every target a pattern matches starts with the pattern's first literal
 //! piece, contains each of its pieces and, when the pattern ends in `$`,
-//! ends with its last piece. So a rule whose literal prefix has L ≥ 2
-//! octets is filed under its first n = min(L, 64) octets (a hash, and n);
-//! a target looks, for each length n some rule is filed under, in the
-//! bucket of its own first n octets (one pass over at most 64 octets).
-//! Rules with no such prefix are filed by the end of their last piece
-//! when anchored (`/*.pdf$`), or by their longest piece, looked up at
-//! every place in the target with a rolling hash (`/*x`); the rest (`/`,
-//! `/*`) are tried for every target. A bucket may hold rules that do not
-//! match (hash collisions, longer prefixes): the caller still matches
-//! every candidate, so the index only ever leaves out rules that cannot
-//! match.
+//! ends with its last piece. So each rule is filed under one key: its
+//! literal prefix when that has L ≥ 2 octets (a *prefix* key: it must
+//! occur at the target's start), else the literal suffix of an anchored
+//! pattern (`/*.pdf$`: a *suffix* key, at the target's end) or its longest
+//! piece (`/*x`: an *infix* key, anywhere); keys are cut to 64 octets.
+//! The rest (`/`, `/*`) are tried for every target. All the distinct keys
+//! of a group go into one Aho-Corasick automaton (the `aho-corasick`
+//! crate); a target is scanned once, overlapping, and each key found
+//! names its rules when it is where its kind requires. The index only
+//! ever leaves out rules that cannot match: the caller still matches every
+//! candidate.
 //!
-//! Building is linear in the rules' key octets (at most 64 per rule) and
-//! memory is a few words per rule, but a build still costs a few scans of
-//! the group: [`LazyIndex`] builds it only once the group has been
-//! consulted [`BUILD_AFTER`] times, so a file decided once is scanned.
-//! Knows nothing of agents or precedence.
+//! # Complexity
+//!
+//! Building: linear in the keys' octets (at most 64 per rule) for the
+//! automaton, plus a few words per rule. A lookup: O(|target| + keys
+//! found) automaton steps, each key's rules appended once (a bitset over
+//! the keys), so O(|target| + candidates). A build still costs a few
+//! scans of the group: [`LazyIndex`] builds it only once the group has
+//! been consulted [`BUILD_AFTER`] times, so a file decided once is
+//! scanned. Knows nothing of agents or precedence.
 
+use std::collections::HashMap;
+
+use aho_corasick::{AhoCorasick, MatchKind};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::pattern::Shape;
+use crate::trie::PieceTrie;
 
 /// The longest key.
 const MAX_KEY: usize = 64;
@@ -35,89 +43,6 @@ const MIN_RULES: usize = 8;
 
 /// A group is indexed on its consultation number `BUILD_AFTER`.
 const BUILD_AFTER: u32 = 4;
-
-/// One step of FNV-1a: small, and good enough to spread path prefixes.
-fn step(h: u64, b: u8) -> u64 {
-    (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-}
-
-const SEED: u64 = 0xcbf2_9ce4_8422_2325;
-
-/// A rule filed under a key of `len` octets.
-#[derive(Clone, Copy, Debug, Default)]
-struct Entry {
-    rule: u32,
-    len: u8,
-}
-
-/// Rules by the hash of their key, bucketed (CSR layout), with the set of
-/// key lengths in use.
-#[derive(Clone, Debug, Default)]
-struct Table {
-    /// `entries[starts[b]..starts[b + 1]]` is bucket `b`.
-    starts: Vec<u32>,
-    entries: Vec<Entry>,
-    /// Bit n: some key has n octets.
-    lens: u128,
-}
-
-impl Table {
-    /// Appends the rules of bucket `b` whose key is `n` octets long.
-    fn rules_in(&self, b: usize, n: usize, out: &mut Vec<usize>) {
-        let bucket = &self.entries
-            [self.starts[b] as usize..self.starts[b + 1] as usize];
-        out.extend(
-            bucket
-                .iter()
-                .filter(|e| usize::from(e.len) == n)
-                .map(|e| e.rule as usize),
-        );
-    }
-
-    /// Files each `(hash, entry)`; buckets keep file order.
-    fn build(keyed: &[(u64, Entry)]) -> Table {
-        if keyed.is_empty() {
-            return Table::default();
-        }
-        let mask = keyed.len().next_power_of_two() - 1;
-        let mut starts = vec![0u32; mask + 2];
-        let mut lens = 0u128;
-        for &(h, e) in keyed {
-            starts[(h as usize & mask) + 1] += 1;
-            lens |= 1 << e.len;
-        }
-        for b in 0..=mask {
-            starts[b + 1] += starts[b];
-        }
-        let mut next = starts.clone();
-        let mut entries = vec![Entry::default(); keyed.len()];
-        for &(h, e) in keyed {
-            let slot = &mut next[h as usize & mask];
-            entries[*slot as usize] = e;
-            *slot += 1;
-        }
-        Table { starts, entries, lens }
-    }
-
-    /// The rules filed under the key `octets[..n]` for some n (each rule
-    /// once: only under its own length).
-    fn look<'t>(
-        &self,
-        octets: impl Iterator<Item = &'t u8>,
-        out: &mut Vec<usize>,
-    ) {
-        let mask = self.starts.len().saturating_sub(2);
-        let mut h = SEED;
-        for (i, &b) in octets.take(MAX_KEY).enumerate() {
-            h = step(h, b);
-            let n = i + 1;
-            if self.lens & (1 << n) == 0 {
-                continue;
-            }
-            self.rules_in(h as usize & mask, n, out);
-        }
-    }
-}
 
 /// Where a rule is filed.
 enum Key<'a> {
@@ -167,40 +92,94 @@ fn key<'r>(mut shapes: impl Iterator<Item = Shape<'r>>) -> Key<'r> {
     }
 }
 
-/// The multiplier of the rolling (polynomial) hash of infix keys.
-const BASE: u64 = 0x100_0000_01b3;
-
-fn poly(key: &[u8]) -> u64 {
-    key.iter().fold(0, |h, &b| h.wrapping_mul(BASE).wrapping_add(u64::from(b)))
+/// Where a key must be found for its rules to be candidates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    Start,
+    End,
+    Anywhere,
 }
 
-impl Table {
-    /// The rules filed under some substring of `target` of a length in
-    /// use (polynomial hashes, rolled along the target).
-    fn look_within(&self, target: &[u8], out: &mut Vec<usize>) {
-        let mask = self.starts.len().saturating_sub(2);
-        let mut buckets = Vec::new();
-        for n in 1..=MAX_KEY.min(target.len()) {
-            if self.lens & (1 << n) == 0 {
+/// A rule filed under a key, and where the key must be.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    rule: u32,
+    place: Place,
+}
+
+/// The distinct keys of a group in one automaton, each with the rules
+/// filed under it (CSR layout: `entries[starts[k]..starts[k + 1]]`).
+#[derive(Clone, Debug)]
+struct Keys {
+    automaton: AhoCorasick,
+    starts: Vec<u32>,
+    entries: Vec<Entry>,
+}
+
+impl Keys {
+    /// The automaton over `filed` (key, entry) pairs; `None` when it
+    /// cannot be built (then the caller tries those rules always).
+    fn build(filed: &[(&[u8], Entry)]) -> Option<Keys> {
+        let mut numbers: HashMap<&[u8], usize> = HashMap::new();
+        let mut keys: Vec<&[u8]> = Vec::new();
+        let mut counts: Vec<u32> = Vec::new();
+        let numbered: Vec<(usize, Entry)> = filed
+            .iter()
+            .map(|&(key, e)| {
+                let k = *numbers.entry(key).or_insert_with(|| {
+                    keys.push(key);
+                    counts.push(0);
+                    keys.len() - 1
+                });
+                counts[k] += 1;
+                (k, e)
+            })
+            .collect();
+        let automaton = AhoCorasick::builder()
+            .match_kind(MatchKind::Standard)
+            .build(&keys)
+            .ok()?;
+        let mut starts = vec![0u32; keys.len() + 1];
+        for (k, &c) in counts.iter().enumerate() {
+            starts[k + 1] = starts[k] + c;
+        }
+        let mut next = starts.clone();
+        let blank = Entry { rule: 0, place: Place::Anywhere };
+        let mut entries = vec![blank; numbered.len()];
+        for (k, e) in numbered {
+            entries[next[k] as usize] = e;
+            next[k] += 1;
+        }
+        Some(Keys { automaton, starts, entries })
+    }
+
+    /// Appends the rules whose key is found in `target` where its place
+    /// requires, each once.
+    fn look(&self, target: &[u8], out: &mut Vec<usize>) {
+        let keys = self.starts.len() - 1;
+        // Keys whose `Anywhere` rules were appended already.
+        let mut seen = vec![0u64; keys.div_ceil(64)];
+        for m in self.automaton.find_overlapping_iter(target) {
+            let k = m.pattern().as_usize();
+            let at_start = m.start() == 0;
+            let at_end = m.end() == target.len();
+            let first = seen[k / 64] & (1 << (k % 64)) == 0;
+            if !(first || at_start || at_end) {
                 continue;
             }
-            // The buckets of every n-octet window, each visited once: a
-            // key that occurs many times names its rules once.
-            buckets.clear();
-            let top = (1..n).fold(1u64, |p, _| p.wrapping_mul(BASE));
-            let mut h = poly(&target[..n]);
-            buckets.push(h as usize & mask);
-            for (&gone, &new) in target.iter().zip(&target[n..]) {
-                let gone = u64::from(gone).wrapping_mul(top);
-                h = h.wrapping_sub(gone).wrapping_mul(BASE);
-                h = h.wrapping_add(u64::from(new));
-                buckets.push(h as usize & mask);
+            let bucket = &self.entries
+                [self.starts[k] as usize..self.starts[k + 1] as usize];
+            for e in bucket {
+                let due = match e.place {
+                    Place::Start => at_start,
+                    Place::End => at_end,
+                    Place::Anywhere => first,
+                };
+                if due {
+                    out.push(e.rule as usize);
+                }
             }
-            buckets.sort_unstable();
-            buckets.dedup();
-            for &b in &buckets {
-                self.rules_in(b, n, out);
-            }
+            seen[k / 64] |= 1 << (k % 64);
         }
     }
 }
@@ -210,12 +189,10 @@ impl Table {
 pub(crate) struct Index {
     /// Tried for every target.
     always: Vec<u32>,
-    /// By the first octets of the literal prefix.
-    prefix: Table,
-    /// By the last octets of the literal suffix, read backwards.
-    suffix: Table,
-    /// By a literal piece, found anywhere in the target.
-    infix: Table,
+    /// The others, by key.
+    keys: Option<Keys>,
+    /// The rules' patterns' pieces, as a trie.
+    trie: PieceTrie,
 }
 
 impl Index {
@@ -226,31 +203,30 @@ impl Index {
         R: Iterator<Item = Shape<'r>>,
     {
         let mut always = Vec::new();
-        let (mut prefix, mut suffix, mut infix) = (vec![], vec![], vec![]);
+        let mut filed = Vec::new();
+        let mut mains = Vec::new();
         for (i, shapes) in rules.into_iter().enumerate() {
-            // OK: a group has far fewer than 2^32 rules, and keys have at
-            // most MAX_KEY = 64 octets.
-            let entry =
-                |key: &[u8]| Entry { rule: i as u32, len: key.len() as u8 };
-            match key(shapes) {
-                Key::Prefix(p) => {
-                    let h = p.iter().fold(SEED, |h, &b| step(h, b));
-                    prefix.push((h, entry(p)));
-                }
-                Key::Suffix(x) => {
-                    let h = x.iter().rev().fold(SEED, |h, &b| step(h, b));
-                    suffix.push((h, entry(x)));
-                }
-                Key::Infix(x) => infix.push((poly(x), entry(x))),
-                Key::Always => always.push(i as u32),
+            let mut shapes = shapes.peekable();
+            mains.push(shapes.peek().copied());
+            // OK: a group has far fewer than 2^32 rules.
+            let rule = i as u32;
+            let place = match key(shapes) {
+                Key::Prefix(p) => Some((p, Place::Start)),
+                Key::Suffix(x) => Some((x, Place::End)),
+                Key::Infix(x) => Some((x, Place::Anywhere)),
+                Key::Always => None,
+            };
+            match place {
+                Some((key, place)) => filed.push((key, Entry { rule, place })),
+                None => always.push(rule),
             }
         }
-        Index {
-            always,
-            prefix: Table::build(&prefix),
-            suffix: Table::build(&suffix),
-            infix: Table::build(&infix),
+        let keys = Keys::build(&filed);
+        if keys.is_none() {
+            always.extend(filed.iter().map(|(_, e)| e.rule));
+            always.sort_unstable();
         }
+        Index { always, keys, trie: PieceTrie::new(mains.into_iter()) }
     }
 
     /// The rules that may match `target` (each once, in no particular
@@ -258,10 +234,15 @@ impl Index {
     pub fn candidates(&self, target: &[u8]) -> Vec<usize> {
         let mut found: Vec<usize> =
             self.always.iter().map(|&i| i as usize).collect();
-        self.prefix.look(target.iter(), &mut found);
-        self.suffix.look(target.iter().rev(), &mut found);
-        self.infix.look_within(target, &mut found);
+        if let Some(keys) = &self.keys {
+            keys.look(target, &mut found);
+        }
         found
+    }
+
+    /// The trie of the rules' patterns.
+    pub fn trie(&self) -> &PieceTrie {
+        &self.trie
     }
 }
 

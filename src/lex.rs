@@ -128,7 +128,7 @@ fn split_pair<'a>(
     p: &Profile,
     notes: &mut Vec<DiagnosticKind>,
 ) -> Option<(&'a [u8], &'a [u8])> {
-    if let Some(colon) = line.iter().position(|&b| b == b':') {
+    if let Some(colon) = memchr::memchr(b':', line) {
         let key = trim(&line[..colon]);
         return (!key.is_empty()).then(|| (key, trim(&line[colon + 1..])));
     }
@@ -271,29 +271,16 @@ impl Iterator for LineRanges<'_> {
     }
 }
 
-/// The position of the first octet of `hay` in `set`, looked for eight
-/// octets at a time (lines are scanned once, and this is the scan).
+/// The position of the first octet of `hay` in `set` (of one to three
+/// octets), found with `memchr`'s vectorised search: lines are scanned
+/// once, and this is the scan.
 fn find_any<const N: usize>(hay: &[u8], set: [u8; N]) -> Option<usize> {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let mut chunks = hay.chunks_exact(8);
-    let mut base = 0;
-    for chunk in &mut chunks {
-        // OK: `chunks_exact(8)` yields 8-octet chunks.
-        let word = u64::from_le_bytes(chunk.try_into().expect("8 octets"));
-        // A zero octet of `word ^ b·LO` is an octet equal to b; the lowest
-        // flagged octet is exact (higher ones may be false alarms).
-        let hits = set.iter().fold(0, |acc, &b| {
-            let x = word ^ (LO * u64::from(b));
-            acc | (x.wrapping_sub(LO) & !x & HI)
-        });
-        if hits != 0 {
-            return Some(base + (hits.trailing_zeros() / 8) as usize);
-        }
-        base += 8;
+    match set.as_slice() {
+        [a] => memchr::memchr(*a, hay),
+        [a, b] => memchr::memchr2(*a, *b, hay),
+        [a, b, c] => memchr::memchr3(*a, *b, *c, hay),
+        _ => hay.iter().position(|b| set.contains(b)),
     }
-    let rest = chunks.remainder().iter().position(|b| set.contains(b));
-    rest.map(|i| base + i)
 }
 
 /// Splits `body` into lines at CR, LF or CRLF (`NL`), after skipping a BOM

@@ -47,10 +47,14 @@
 //! file keeps one copy of it, which rule values share ([`Octets`]).
 //! Matching one rule costs O(|path| · |pattern|) at worst, with no
 //! backtracking; see the `pattern` module. [`RobotsTxt::decide`] indexes a
-//! group's rules by their literal prefix, suffix or longest piece once the
-//! group has been consulted a few times, and tries only the candidates
-//! (`index`); [`RobotsTxt::decide_linear`] is the plain reading, tried
-//! against it by property tests and by every spec case.
+//! group's rules once the group has been consulted a few times: one
+//! Aho-Corasick automaton over every rule's key (literal prefix, anchored
+//! suffix or longest piece) names the candidates in one scan of the target
+//! (`index`), and for long targets the candidates share one greedy walk
+//! (a trie over their pieces, `trie`) over bit-parallel occurrence sets
+//! (`haystack`); a decision over few rules searches with `memmem` and
+//! builds nothing. [`RobotsTxt::decide_linear`] is the plain reading,
+//! tried against it by property tests and by every spec case.
 //!
 //! # Panics
 //!
@@ -65,6 +69,7 @@ mod diag;
 mod encode;
 mod explain;
 pub mod fetch;
+mod haystack;
 mod index;
 mod lex;
 mod octets;
@@ -72,6 +77,7 @@ mod parse;
 mod pattern;
 mod profile;
 mod target;
+mod trie;
 
 pub use agent::is_valid_product_token;
 pub use diag::{Diagnostic, DiagnosticKind};

@@ -97,6 +97,42 @@ fn url() -> impl Strategy<Value = String> {
     })
 }
 
+/// One large `*` group (hundreds of rules: indexed, keys in the
+/// automaton, pieces numbered) and long targets (shared bitsets).
+fn large_file() -> impl Strategy<Value = String> {
+    prop::collection::vec((any::<bool>(), pattern()), 100..400).prop_map(
+        |rules| {
+            let mut body = String::from("User-agent: *\n");
+            for (allow, p) in rules {
+                let key = if allow { "Allow" } else { "Disallow" };
+                body.push_str(&format!("{key}: {p}\n"));
+            }
+            body
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 60, ..config() })]
+
+    #[test]
+    fn large_groups_and_long_targets_decide_as_the_plain_reading(
+        body in large_file(),
+        urls in prop::collection::vec(url(), 1..8),
+        p in profile(),
+    ) {
+        let robots = RobotsTxt::parse(body.as_bytes(), &p);
+        for url in &urls {
+            let plain = robots.decide_linear("FooBot", url).unwrap();
+            let indexed = robots.decide_indexed("FooBot", url).unwrap();
+            prop_assert_eq!(&indexed, &plain);
+            for _ in 0..5 {
+                prop_assert_eq!(robots.is_allowed("FooBot", url), plain.is_allowed());
+            }
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(config())]
 
