@@ -3,8 +3,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use robots_oracle::fetch::Scenario;
+use crate::scenario::Scenario;
+use crate::wire::Op;
 use serde::Serialize;
+
+use crate::Verdict;
 
 /// Where a fetch scenario is served live (by the harness's fixture
 /// server, on loopback), for adapters that fetch robots.txt by themselves.
@@ -112,15 +115,20 @@ impl Request {
 
     /// The operation's name, as in the wire protocol.
     pub fn op(&self) -> &'static str {
+        self.operation().as_str()
+    }
+
+    /// The operation.
+    pub fn operation(&self) -> Op {
         match self {
-            Request::Decide { .. } => "decide",
-            Request::Sitemaps { .. } => "sitemaps",
-            Request::CrawlDelay { .. } => "crawl-delay",
-            Request::ValidToken { .. } => "valid-token",
-            Request::RobotsUrl { .. } => "robots-url",
-            Request::Fetch { .. } => "fetch",
-            Request::FetchPolicy { .. } => "fetch-policy",
-            Request::Governs { .. } => "governs",
+            Request::Decide { .. } => Op::Decide,
+            Request::Sitemaps { .. } => Op::Sitemaps,
+            Request::CrawlDelay { .. } => Op::CrawlDelay,
+            Request::ValidToken { .. } => Op::ValidToken,
+            Request::RobotsUrl { .. } => Op::RobotsUrl,
+            Request::Fetch { .. } => Op::Fetch,
+            Request::FetchPolicy { .. } => Op::FetchPolicy,
+            Request::Governs { .. } => Op::Governs,
         }
     }
 
@@ -135,26 +143,6 @@ impl Request {
             | Request::Fetch { .. }
             | Request::FetchPolicy { .. }
             | Request::Governs { .. } => None,
-        }
-    }
-}
-
-/// Allowed or disallowed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Verdict {
-    /// Access allowed.
-    Allowed,
-    /// Access disallowed.
-    Disallowed,
-}
-
-impl Verdict {
-    /// `allowed` or `disallowed`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Allowed => "allowed",
-            Verdict::Disallowed => "disallowed",
         }
     }
 }

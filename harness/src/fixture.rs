@@ -38,7 +38,9 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use robots_adapters::Live;
-use robots_oracle::fetch::{Answer, NetworkError, Response, Scenario, origin};
+use robots_adapters::scenario::{
+    Answer, NetworkError, Response, Scenario, origin,
+};
 
 /// How long an adapter's HTTP client may wait for one response. Short,
 /// so that a stalled fetch ends well within the harness's own deadline
@@ -400,7 +402,7 @@ fn fail(request: tiny_http::Request, e: NetworkError, stop: &AtomicBool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use robots_oracle::fetch::{Route, Scenario};
+    use robots_adapters::scenario::{Route, Scenario};
     use std::io::Read;
     use std::net::TcpStream;
 

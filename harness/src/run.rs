@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
+use robots_adapters::scenario::{Answer, Scenario};
 use robots_adapters::{Adapter, Reply, Request, Verdict};
-use robots_oracle::fetch::{Answer, Scenario};
 use serde::Serialize;
 
 use crate::case::{Case, Check, Expected, Question};

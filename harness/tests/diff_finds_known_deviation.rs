@@ -4,9 +4,9 @@
 //! 1996 draft's rule, as Python's urllib.robotparser has it).
 
 use robots_adapters::Adapter;
-use robots_adapters::oracle::{Precedence, Profile};
 use robots_adapters::reference::Reference;
 use robots_conformance::diff::{self, Settings};
+use robots_oracle::{Precedence, Profile};
 
 fn first_match_parser() -> Box<dyn Adapter> {
     let mut p = Profile::rfc9309();

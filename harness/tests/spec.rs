@@ -15,12 +15,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use robots_adapters::oracle::{Profile, RobotsTxt};
 use robots_adapters::reference::Reference;
 use robots_conformance::case::{Case, PROFILES, Question};
 use robots_conformance::render::failure;
 use robots_conformance::run::{Outcome, run_cases};
 use robots_conformance::suite::{Suite, default_root};
+use robots_oracle::{Profile, RobotsTxt};
 
 /// The file a full check name lives in: all but the last two parts.
 fn file_of(root: &Path, name: &str) -> Option<PathBuf> {

@@ -6,8 +6,8 @@
 
 use std::hint::black_box;
 
-use robots_adapters::oracle::{Profile, RobotsTxt};
 use robots_adapters::rust::text;
+use robots_oracle::{Profile, RobotsTxt};
 
 use super::{AGENT, Query};
 

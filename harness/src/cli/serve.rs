@@ -2,13 +2,11 @@
 //! stdin/stdout (adapters/PROTOCOL.md), for other harnesses.
 
 use std::io::{BufRead, Write};
-use std::sync::Arc;
 
-use base64::Engine;
 use robots_adapters::process::Limits;
 use robots_adapters::registry::{self, Host};
-use robots_adapters::{Adapter, Reply, Request};
-use serde_json::{Value, json};
+use robots_adapters::wire::{self, Call, Hello};
+use robots_adapters::{Adapter, Live, Request};
 
 /// Speak the adapter protocol with the oracle (or another adapter).
 #[derive(clap::Args, Debug)]
@@ -21,103 +19,58 @@ pub struct Args {
     adapter: Option<String>,
 }
 
-fn result(r: &Reply) -> Value {
-    match r {
-        Reply::Verdict { verdict, .. } => json!({"verdict": verdict.as_str()}),
-        Reply::Error { message } => json!({"error": message}),
-        other => json!({"error": other.word()}),
+/// The requests a call stands for (one per URL for decide and fetch).
+fn requests(call: Call) -> Vec<Request> {
+    match call {
+        Call::Hello => Vec::new(),
+        Call::Decide { robots, agent, urls } => urls
+            .into_iter()
+            .map(|url| Request::Decide {
+                robots: robots.clone(),
+                agent: agent.clone(),
+                url,
+            })
+            .collect(),
+        Call::Fetch { robots_url, agent, urls, timeout } => urls
+            .into_iter()
+            .map(|url| {
+                let live =
+                    Live { robots_url: robots_url.clone(), url, timeout };
+                Request::live_fetch(live, agent.clone())
+            })
+            .collect(),
+        Call::Sitemaps { robots } => vec![Request::Sitemaps { robots }],
+        Call::CrawlDelay { robots, agent } => {
+            vec![Request::CrawlDelay { robots, agent }]
+        }
+        Call::ValidToken { token } => vec![Request::ValidToken { token }],
+        Call::RobotsUrl { url } => vec![Request::RobotsUrl { url }],
+        Call::Governs { robots_url, url } => {
+            vec![Request::Governs { robots_url, url }]
+        }
     }
 }
 
-fn answer(oracle: &mut dyn Adapter, v: &Value) -> Value {
-    let id = v.get("id").cloned().unwrap_or(Value::Null);
-    let text = |k: &str| {
-        v.get(k).and_then(Value::as_str).unwrap_or_default().to_string()
+/// The answer line to one request line.
+fn answer(adapter: &mut dyn Adapter, line: &str) -> String {
+    let (id, call) = Call::decode(line);
+    let call = match call {
+        Ok(c) => c,
+        Err(e) => return wire::encode_failure(&id, &e),
     };
-    let robots = || -> Result<Arc<[u8]>, String> {
-        base64::engine::general_purpose::STANDARD
-            .decode(text("robots"))
-            .map(Into::into)
-            .map_err(|e| format!("robots is not base64: {e}"))
-    };
-    let request = |op: &str| -> Result<Request, String> {
-        Ok(match op {
-            "governs" => Request::Governs {
-                robots_url: text("robots_url"),
-                url: text("url"),
-            },
-            "sitemaps" => Request::Sitemaps { robots: robots()? },
-            "crawl-delay" => {
-                Request::CrawlDelay { robots: robots()?, agent: text("agent") }
-            }
-            "valid-token" => Request::ValidToken { token: text("token") },
-            "robots-url" => Request::RobotsUrl { url: text("url") },
-            other => return Err(format!("unsupported op {other}")),
-        })
-    };
-    match v.get("op").and_then(Value::as_str).unwrap_or_default() {
-        "hello" => {
-            json!({"id": id, "name": oracle.info().name, "version": oracle.info().version,
-                          "language": "rust", "profile": oracle.info().profile})
-        }
-        "decide" => {
-            let robots = match robots() {
-                Ok(r) => r,
-                Err(e) => return json!({"id": id, "error": e}),
-            };
-            let urls = v
-                .get("urls")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            let reqs: Vec<Request> = urls
-                .iter()
-                .map(|u| Request::Decide {
-                    robots: robots.clone(),
-                    agent: text("agent"),
-                    url: u.as_str().unwrap_or_default().to_string(),
-                })
-                .collect();
-            let results: Vec<Value> =
-                oracle.answer_batch(&reqs).iter().map(result).collect();
-            json!({"id": id, "results": results})
-        }
-        "fetch" => {
-            let urls = v
-                .get("urls")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            let timeout =
-                v.get("timeout").and_then(Value::as_f64).unwrap_or(5.0);
-            let reqs: Vec<Request> = urls
-                .iter()
-                .map(|u| {
-                    let live = robots_adapters::Live {
-                        robots_url: text("robots_url"),
-                        url: u.as_str().unwrap_or_default().to_string(),
-                        timeout: std::time::Duration::from_secs_f64(
-                            timeout.max(0.0),
-                        ),
-                    };
-                    Request::live_fetch(live, text("agent"))
-                })
-                .collect();
-            let results: Vec<Value> =
-                oracle.answer_batch(&reqs).iter().map(result).collect();
-            json!({"id": id, "results": results})
-        }
-        op => match request(op) {
-            Ok(req) => match oracle.answer(&req) {
-                Reply::Value { value } => json!({"id": id, "value": value}),
-                other => json!({"id": id, "error": other.word()}),
-            },
-            Err(e) if e.starts_with("unsupported") => {
-                json!({"id": id, "unsupported": e})
-            }
-            Err(e) => json!({"id": id, "error": e}),
-        },
+    let op = call.op();
+    if call == Call::Hello {
+        let info = adapter.info();
+        let hello = Hello {
+            name: Some(info.name),
+            version: Some(info.version),
+            language: Some(info.language),
+            profile: Some(info.profile),
+        };
+        return hello.encode(&id);
     }
+    let replies = adapter.answer_batch(&requests(call));
+    wire::encode_answer(&id, op, &replies)
 }
 
 pub fn run(a: Args) -> anyhow::Result<i32> {
@@ -143,11 +96,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     let mut out = std::io::stdout().lock();
     for line in stdin.lock().lines() {
         let line = line?;
-        let answer = match serde_json::from_str::<Value>(&line) {
-            Ok(v) => answer(oracle.as_mut(), &v),
-            Err(e) => json!({"id": null, "error": format!("not JSON: {e}")}),
-        };
-        writeln!(out, "{answer}")?;
+        out.write_all(answer(oracle.as_mut(), &line).as_bytes())?;
         out.flush()?;
     }
     Ok(0)

@@ -14,9 +14,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use robots_adapters::oracle::{Profile, RobotsTxt, Verdict as OVerdict};
 use robots_adapters::{Adapter, Info, Reply, Request, Verdict};
 use robots_gen::{Check, Explanation, classify};
+use robots_oracle::{Profile, RobotsTxt, Verdict as OVerdict};
 use serde::Serialize;
 
 use self::minimise::{Subject, minimise};
