@@ -41,7 +41,7 @@ use robots_adapters::rust::{
 };
 use robots_adapters::{Reply, Request, Verdict as AdapterVerdict};
 use robots_conformance_fuzz::{Input, MAX_BODY, known_deviation};
-use robots_gen::{Explanation, classify};
+use robots_gen::{Classification, classify};
 use robots_oracle::{Profile, RobotsTxt, Verdict};
 
 /// The adapters declared Google-compatible: an unexplained disagreement
@@ -220,7 +220,7 @@ fuzz_target!(|input: Input| -> Corpus {
                 continue;
             }
             let why = classify(&body, &check.agent, url, profile, theirs);
-            if why != Explanation::Unexplained {
+            if why != Classification::Unexplained {
                 continue;
             }
             if let Some(known) = known_deviation(

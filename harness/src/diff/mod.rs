@@ -7,6 +7,7 @@
 //! Deterministic for a seed: check `i` of seed `s` is always the same,
 //! so a run can resume at the next index.
 
+pub mod classifier;
 pub mod finding;
 pub mod minimise;
 
@@ -14,11 +15,12 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use robots_adapters::reference::Reference;
 use robots_adapters::{Adapter, Info, Reply, Request, Verdict};
-use robots_gen::{Check, Explanation, classify};
-use robots_oracle::{Profile, RobotsTxt, Verdict as OVerdict};
+use robots_gen::Check;
 use serde::Serialize;
 
+use self::classifier::why;
 use self::minimise::{Subject, minimise};
 
 /// One generated or harvested check.
@@ -107,66 +109,6 @@ pub struct Report {
     pub findings: Vec<Finding>,
 }
 
-/// The classification of one raw disagreement.
-fn explain(s: &Subject, profile: &Profile, reply: &Reply) -> Explanation2 {
-    match reply {
-        Reply::Verdict { verdict, .. } => {
-            let theirs = match verdict {
-                Verdict::Allowed => OVerdict::Allowed,
-                Verdict::Disallowed => OVerdict::Disallowed,
-            };
-            Explanation2::Oracle(classify(
-                &s.robots, &s.agent, &s.url, profile, theirs,
-            ))
-        }
-        other => Explanation2::Failure(other.word().to_string()),
-    }
-}
-
-enum Explanation2 {
-    Oracle(Explanation),
-    Failure(String),
-}
-
-impl Explanation2 {
-    fn name(&self) -> String {
-        match self {
-            Explanation2::Oracle(e) => e.name(),
-            Explanation2::Failure(w) => w.clone(),
-        }
-    }
-    fn axis(&self) -> String {
-        match self {
-            Explanation2::Oracle(e) => e.axis(),
-            Explanation2::Failure(w) => w.clone(),
-        }
-    }
-    fn clauses(&self) -> Vec<String> {
-        match self {
-            Explanation2::Oracle(e) => {
-                e.clauses().into_iter().map(String::from).collect()
-            }
-            Explanation2::Failure(_) => vec![],
-        }
-    }
-}
-
-/// The oracle's verdict for a subject under a profile.
-fn oracle_verdict(s: &Subject, p: &Profile) -> Option<OVerdict> {
-    RobotsTxt::parse(&s.robots, p)
-        .decide(&s.agent, &s.url)
-        .ok()
-        .map(|d| d.verdict)
-}
-
-fn word(v: Option<OVerdict>) -> String {
-    match v {
-        Some(OVerdict::Allowed) => "allowed".into(),
-        Some(OVerdict::Disallowed) => "disallowed".into(),
-        None => "error".into(),
-    }
-}
-
 /// The same kind of answer: same verdict, or same failure word.
 fn same_answer(a: &Reply, b: &Reply) -> bool {
     match (a, b) {
@@ -179,15 +121,16 @@ fn same_answer(a: &Reply, b: &Reply) -> bool {
 }
 
 fn ask(adapter: &mut dyn Adapter, s: &Subject) -> Reply {
-    let req = Request::Decide {
-        robots: Arc::from(s.robots.as_slice()),
-        agent: s.agent.clone(),
-        url: s.url.clone(),
-    };
+    let req = decide(s);
     if adapter.info().capabilities.admits(&req).is_err() {
         return Reply::not_applicable("not admitted");
     }
     adapter.answer(&req)
+}
+
+/// A verdict's word, or `error` when the oracle reported one.
+fn word(v: Option<Verdict>) -> String {
+    v.map_or_else(|| "error".into(), |v| v.as_str().into())
 }
 
 /// A coarse shape of an input: each line's key and value with letters
@@ -244,6 +187,116 @@ pub struct Settings {
     pub batch: usize,
 }
 
+/// The oracle, asked through its reference adapters: one per built-in
+/// profile, in the order of [`Oracles::PROFILES`].
+pub struct Oracles {
+    references: Vec<(String, Box<dyn Adapter>)>,
+    /// Time spent asking them.
+    time: Duration,
+    /// Checks they answered (each profile counts).
+    checks: usize,
+}
+
+/// The oracle's verdict for one check under each profile (`None`: the
+/// oracle reported an error for the input).
+type Verdicts = Vec<Option<Verdict>>;
+
+impl Oracles {
+    /// The profiles every disagreement is counted under.
+    pub const PROFILES: [&str; 2] = ["rfc9309", "google"];
+
+    /// The reference adapters for [`Oracles::PROFILES`].
+    pub fn new() -> Oracles {
+        let references = Oracles::PROFILES
+            .iter()
+            .filter_map(|p| Reference::for_profile(p))
+            .map(|r| {
+                let profile = r.info().profile;
+                (profile, Box::new(r) as Box<dyn Adapter>)
+            })
+            .collect();
+        Oracles { references, time: Duration::ZERO, checks: 0 }
+    }
+
+    /// The reference an adapter claiming `profile` is compared with: the
+    /// one of that profile, else the first (`rfc9309`).
+    fn index_for(&self, profile: &str) -> usize {
+        self.references.iter().position(|(p, _)| p == profile).unwrap_or(0)
+    }
+
+    /// Every profile's verdict on every request, request by request.
+    fn verdicts(&mut self, requests: &[Request]) -> Vec<Verdicts> {
+        let t = Instant::now();
+        let per_profile: Vec<Vec<Option<Verdict>>> = self
+            .references
+            .iter_mut()
+            .map(|(_, r)| {
+                r.answer_batch(requests).iter().map(verdict).collect()
+            })
+            .collect();
+        self.time += t.elapsed();
+        self.checks += requests.len() * per_profile.len();
+        (0..requests.len())
+            .map(|i| per_profile.iter().map(|v| v[i]).collect())
+            .collect()
+    }
+
+    /// The verdict of reference `i` on one subject.
+    fn verdict_of(&mut self, i: usize, s: &Subject) -> Option<Verdict> {
+        verdict(&self.references[i].1.answer(&decide(s)))
+    }
+
+    /// Checks per second.
+    fn rate(&self) -> f64 {
+        if self.time.is_zero() {
+            0.0
+        } else {
+            self.checks as f64 / self.time.as_secs_f64()
+        }
+    }
+}
+
+impl Default for Oracles {
+    fn default() -> Oracles {
+        Oracles::new()
+    }
+}
+
+fn verdict(r: &Reply) -> Option<Verdict> {
+    match r {
+        Reply::Verdict { verdict, .. } => Some(*verdict),
+        _ => None,
+    }
+}
+
+fn decide(s: &Subject) -> Request {
+    Request::Decide {
+        robots: Arc::from(s.robots.as_slice()),
+        agent: s.agent.clone(),
+        url: s.url.clone(),
+    }
+}
+
+/// The state of a run between batches.
+struct Run<'a> {
+    settings: &'a Settings,
+    started: Instant,
+    infos: Vec<Info>,
+    oracles: Oracles,
+    report: Report,
+    /// Raw disagreements seen per (adapter, explanation).
+    raw_per_key: BTreeMap<(String, String), usize>,
+    /// The finding for each (adapter, explanation, shape).
+    by_key: BTreeMap<(String, String, String), usize>,
+}
+
+/// One check of a batch: its input, its URL, its request.
+struct Item<'b> {
+    origin: &'b str,
+    input: &'b Input,
+    url: &'b str,
+}
+
 /// Runs the differential loop over `inputs` (an iterator of (origin,
 /// input)) against `adapters`. `progress` gets (inputs done, findings).
 pub fn run(
@@ -252,26 +305,45 @@ pub fn run(
     settings: &Settings,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Report {
-    let started = Instant::now();
-    let profiles = [Profile::rfc9309(), Profile::google()];
-    let infos: Vec<Info> = adapters.iter().map(|a| a.info()).collect();
-    let mut report = Report {
-        seed: settings.seed,
-        next: settings.start,
-        ..Report::default()
+    let mut run = Run {
+        settings,
+        started: Instant::now(),
+        infos: adapters.iter().map(|a| a.info()).collect(),
+        oracles: Oracles::new(),
+        report: Report {
+            seed: settings.seed,
+            next: settings.start,
+            ..Report::default()
+        },
+        raw_per_key: BTreeMap::new(),
+        by_key: BTreeMap::new(),
     };
-    let mut raw_per_key: BTreeMap<(String, String), usize> = BTreeMap::new();
-    let mut by_key: BTreeMap<(String, String, String), usize> =
-        BTreeMap::new();
-    let mut oracle_time = Duration::ZERO;
-    let mut oracle_checks = 0usize;
-    'outer: loop {
-        let mut batch: Vec<(String, Input)> =
-            Vec::with_capacity(settings.batch);
-        for _ in 0..settings.batch {
-            if settings.max_inputs.is_some_and(|m| {
-                report.inputs as u64 + batch.len() as u64 >= m
-            }) || settings.time.is_some_and(|t| started.elapsed() >= t)
+    loop {
+        let batch = run.next_batch(inputs);
+        if batch.is_empty() {
+            break;
+        }
+        run.batch(adapters, &batch);
+        progress(run.report.inputs, run.report.findings.len());
+    }
+    run.share_findings(adapters);
+    run.report.seconds = run.started.elapsed().as_secs_f64();
+    run.report.oracle_rate = run.oracles.rate();
+    run.report
+}
+
+impl Run<'_> {
+    /// Up to `batch` inputs, fewer when the input or time budget ends.
+    fn next_batch(
+        &self,
+        inputs: &mut dyn Iterator<Item = (String, Input)>,
+    ) -> Vec<(String, Input)> {
+        let s = self.settings;
+        let mut batch = Vec::with_capacity(s.batch);
+        while batch.len() < s.batch {
+            let done = self.report.inputs as u64 + batch.len() as u64;
+            if s.max_inputs.is_some_and(|m| done >= m)
+                || s.time.is_some_and(|t| self.started.elapsed() >= t)
             {
                 break;
             }
@@ -280,240 +352,257 @@ pub fn run(
                 None => break,
             }
         }
-        if batch.is_empty() {
-            break 'outer;
-        }
-        // The oracle, under both profiles.
-        let t = Instant::now();
-        let oracle: Vec<Vec<[Option<OVerdict>; 2]>> = batch
+        batch
+    }
+
+    /// One batch: ask everyone, then compare check by check.
+    fn batch(
+        &mut self,
+        adapters: &mut [Box<dyn Adapter>],
+        batch: &[(String, Input)],
+    ) {
+        let items: Vec<Item> = batch
             .iter()
-            .map(|(_, c)| {
-                let parsed: Vec<RobotsTxt> = profiles
-                    .iter()
-                    .map(|p| RobotsTxt::parse(&c.robots, p))
-                    .collect();
-                c.urls
-                    .iter()
-                    .map(|u| {
-                        let v = |k: usize| {
-                            parsed[k]
-                                .decide(&c.agent, u)
-                                .ok()
-                                .map(|d| d.verdict)
-                        };
-                        [v(0), v(1)]
-                    })
-                    .collect()
+            .flat_map(|(origin, input)| {
+                input.urls.iter().map(move |url| Item { origin, input, url })
             })
             .collect();
-        oracle_time += t.elapsed();
-        oracle_checks += oracle.iter().map(Vec::len).sum::<usize>() * 2;
-        // Every adapter, on the whole batch.
-        let requests: Vec<Request> = batch
-            .iter()
-            .flat_map(|(_, c)| {
-                let body: Arc<[u8]> = Arc::from(c.robots.as_slice());
-                c.urls.iter().map(move |u| Request::Decide {
-                    robots: body.clone(),
-                    agent: c.agent.clone(),
-                    url: u.clone(),
-                })
-            })
-            .collect();
-        let answers: Vec<Vec<Reply>> = std::thread::scope(|s| {
-            let handles: Vec<_> = adapters
-                .iter_mut()
-                .map(|a| {
-                    let requests = &requests;
-                    s.spawn(move || {
-                        let caps = a.info().capabilities;
-                        let t = Instant::now();
-                        let (ok, skipped): (Vec<usize>, Vec<usize>) = (0
-                            ..requests.len())
-                            .partition(|&i| caps.admits(&requests[i]).is_ok());
-                        let asked: Vec<Request> =
-                            ok.iter().map(|&i| requests[i].clone()).collect();
-                        let mut out =
-                            vec![
-                                Reply::not_applicable("not admitted");
-                                requests.len()
-                            ];
-                        for (i, r) in ok.iter().zip(a.answer_batch(&asked)) {
-                            out[*i] = r;
-                        }
-                        let _ = skipped;
-                        (out, t.elapsed())
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .zip(&infos)
-                .map(|(h, info)| {
-                    let (out, took) =
-                        h.join().expect("adapter thread panicked");
-                    report
-                        .adapters
-                        .entry(info.name.clone())
-                        .or_default()
-                        .seconds += took.as_secs_f64();
-                    out
-                })
-                .collect()
-        });
-        // Compare, classify, minimise.
-        let mut k = 0;
-        for (bi, (origin, c)) in batch.iter().enumerate() {
-            for (ui, url) in c.urls.iter().enumerate() {
-                report.checks += 1;
-                for (ai, info) in infos.iter().enumerate() {
-                    let reply = &answers[ai][k];
-                    if matches!(reply, Reply::NotApplicable { .. }) {
-                        continue;
-                    }
-                    let totals =
-                        report.adapters.entry(info.name.clone()).or_default();
-                    totals.checks += 1;
-                    let pi = usize::from(info.profile == "google");
-                    let differs = |o: Option<OVerdict>| match reply {
-                        Reply::Verdict { verdict, .. } => {
-                            Some(matches!(verdict, Verdict::Allowed))
-                                != o.map(|v| v == OVerdict::Allowed)
-                        }
-                        _ => true,
-                    };
-                    for (p, profile) in profiles.iter().enumerate() {
-                        if differs(oracle[bi][ui][p]) {
-                            *totals
-                                .disagreements_by_profile
-                                .entry(profile.name.to_string())
-                                .or_default() += 1;
-                        }
-                    }
-                    if !differs(oracle[bi][ui][pi]) {
-                        continue;
-                    }
-                    totals.disagreements += 1;
-                    let subject = Subject {
-                        robots: c.robots.clone(),
-                        agent: c.agent.clone(),
-                        url: url.clone(),
-                    };
-                    let e = explain(&subject, &profiles[pi], reply);
-                    *totals.axes.entry(e.axis()).or_default() += 1;
-                    let raw_key = (info.name.clone(), e.name());
-                    let seen = raw_per_key.entry(raw_key).or_default();
-                    *seen += 1;
-                    if *seen > settings.per_key {
-                        continue;
-                    }
-                    let finding = minimise_and_classify(
-                        adapters[ai].as_mut(),
-                        info,
-                        &profiles,
-                        subject,
-                        reply,
-                        origin,
-                        settings.minimise_budget,
-                    );
-                    let key = (
-                        finding.adapter.clone(),
-                        finding.explanation.clone(),
-                        finding.shape.clone(),
-                    );
-                    match by_key.get(&key) {
-                        Some(&i) => {
-                            let f = &mut report.findings[i];
-                            f.count += 1;
-                            if finding.robots.len() < f.robots.len() {
-                                let count = f.count;
-                                *f = Finding { count, ..finding };
-                            }
-                        }
-                        None => {
-                            by_key.insert(key, report.findings.len());
-                            report.findings.push(finding);
-                        }
-                    }
-                }
-                k += 1;
+        let requests = requests(batch);
+        let oracle = self.oracles.verdicts(&requests);
+        let answers =
+            ask_all(adapters, &self.infos, &requests, &mut self.report);
+        for (k, item) in items.iter().enumerate() {
+            self.report.checks += 1;
+            for (ai, replies) in answers.iter().enumerate() {
+                self.compare(adapters, ai, item, &oracle[k], &replies[k]);
             }
         }
-        report.inputs += batch.len();
-        report.next += batch.len() as u64;
-        progress(report.inputs, report.findings.len());
+        self.report.inputs += batch.len();
+        self.report.next += batch.len() as u64;
     }
-    // Which other adapters share each finding's answer.
-    for f in &mut report.findings {
-        let s = Subject {
-            robots: f.robots.clone(),
-            agent: f.agent.clone(),
-            url: f.url.clone(),
+
+    /// Tallies adapter `ai`'s answer to one check against the oracle's
+    /// verdicts, and records it when it disagrees under the claimed
+    /// profile.
+    fn compare(
+        &mut self,
+        adapters: &mut [Box<dyn Adapter>],
+        ai: usize,
+        item: &Item,
+        oracle: &Verdicts,
+        reply: &Reply,
+    ) {
+        if matches!(reply, Reply::NotApplicable { .. }) {
+            return;
+        }
+        let info = &self.infos[ai];
+        let pi = self.oracles.index_for(&info.profile);
+        let totals =
+            self.report.adapters.entry(info.name.clone()).or_default();
+        totals.checks += 1;
+        for ((profile, _), o) in self.oracles.references.iter().zip(oracle) {
+            if differs(reply, *o) {
+                *totals
+                    .disagreements_by_profile
+                    .entry(profile.clone())
+                    .or_default() += 1;
+            }
+        }
+        if !differs(reply, oracle[pi]) {
+            return;
+        }
+        totals.disagreements += 1;
+        let subject = Subject {
+            robots: item.input.robots.clone(),
+            agent: item.input.agent.clone(),
+            url: item.url.to_string(),
         };
-        let mut shared = Vec::new();
-        for (a, info) in adapters.iter_mut().zip(&infos) {
-            if info.name == f.adapter {
-                continue;
+        let profile = self.oracles.references[pi].0.clone();
+        let e = why(&subject, &profile, reply);
+        *totals.axes.entry(e.axis()).or_default() += 1;
+        let seen =
+            self.raw_per_key.entry((info.name.clone(), e.name())).or_default();
+        *seen += 1;
+        if *seen > self.settings.per_key {
+            return;
+        }
+        let finding = self.minimise_and_classify(
+            adapters[ai].as_mut(),
+            ai,
+            subject,
+            reply,
+            item.origin,
+        );
+        self.keep(finding);
+    }
+
+    /// Adds a finding, or counts it against the one of the same key
+    /// (keeping the smaller body).
+    fn keep(&mut self, finding: Finding) {
+        let key = (
+            finding.adapter.clone(),
+            finding.explanation.clone(),
+            finding.shape.clone(),
+        );
+        match self.by_key.get(&key) {
+            Some(&i) => {
+                let f = &mut self.report.findings[i];
+                f.count += 1;
+                if finding.robots.len() < f.robots.len() {
+                    let count = f.count;
+                    *f = Finding { count, ..finding };
+                }
             }
-            let r = ask(a.as_mut(), &s);
-            if describe(&r) == f.answer {
-                shared.push(info.name.clone());
+            None => {
+                self.by_key.insert(key, self.report.findings.len());
+                self.report.findings.push(finding);
             }
         }
-        f.shared_with = shared;
     }
-    report.seconds = started.elapsed().as_secs_f64();
-    report.oracle_rate = if oracle_time.is_zero() {
-        0.0
-    } else {
-        oracle_checks as f64 / oracle_time.as_secs_f64()
-    };
-    report
+
+    /// Shrinks a disagreement while the oracle's verdict and the
+    /// adapter's answer stay the same, then classifies the result.
+    fn minimise_and_classify(
+        &mut self,
+        adapter: &mut dyn Adapter,
+        ai: usize,
+        subject: Subject,
+        reply: &Reply,
+        origin: &str,
+    ) -> Finding {
+        let info = self.infos[ai].clone();
+        let pi = self.oracles.index_for(&info.profile);
+        let oracles = &mut self.oracles;
+        let oracle_then = oracles.verdict_of(pi, &subject);
+        // Timeouts are too slow to minimise.
+        let small = if matches!(reply, Reply::TimedOut) {
+            subject
+        } else {
+            minimise(subject, self.settings.minimise_budget, &mut |s| {
+                oracles.verdict_of(pi, s) == oracle_then
+                    && same_answer(&ask(adapter, s), reply)
+            })
+        };
+        let e = why(&small, &oracles.references[pi].0, reply);
+        let oracle = (0..oracles.references.len())
+            .map(|i| {
+                let word = word(oracles.verdict_of(i, &small));
+                (oracles.references[i].0.clone(), word)
+            })
+            .collect();
+        Finding {
+            adapter: info.name,
+            profile: info.profile,
+            explanation: e.name(),
+            axis: e.axis(),
+            clauses: e.clauses(),
+            shape: shape(&small),
+            answer: describe(reply),
+            oracle,
+            robots: small.robots,
+            agent: small.agent,
+            url: small.url,
+            shared_with: vec![],
+            origin: origin.to_string(),
+            count: 1,
+        }
+    }
+
+    /// For each finding, the other adapters that give the same answer on
+    /// its minimised input.
+    fn share_findings(&mut self, adapters: &mut [Box<dyn Adapter>]) {
+        for f in &mut self.report.findings {
+            let s = Subject {
+                robots: f.robots.clone(),
+                agent: f.agent.clone(),
+                url: f.url.clone(),
+            };
+            let mut shared = Vec::new();
+            for (a, info) in adapters.iter_mut().zip(&self.infos) {
+                if info.name != f.adapter
+                    && describe(&ask(a.as_mut(), &s)) == f.answer
+                {
+                    shared.push(info.name.clone());
+                }
+            }
+            f.shared_with = shared;
+        }
+    }
+}
+
+/// One decide request per check (input × URL), in order.
+fn requests(batch: &[(String, Input)]) -> Vec<Request> {
+    batch
+        .iter()
+        .flat_map(|(_, c)| {
+            let body: Arc<[u8]> = Arc::from(c.robots.as_slice());
+            c.urls.iter().map(move |u| Request::Decide {
+                robots: body.clone(),
+                agent: c.agent.clone(),
+                url: u.clone(),
+            })
+        })
+        .collect()
+}
+
+/// Every adapter's answers to `requests`, adapters in parallel; what an
+/// adapter cannot be asked is not applicable. Adds each adapter's time
+/// to its totals.
+fn ask_all(
+    adapters: &mut [Box<dyn Adapter>],
+    infos: &[Info],
+    requests: &[Request],
+    report: &mut Report,
+) -> Vec<Vec<Reply>> {
+    std::thread::scope(|s| {
+        let handles: Vec<_> = adapters
+            .iter_mut()
+            .map(|a| s.spawn(move || ask_admitted(a.as_mut(), requests)))
+            .collect();
+        handles
+            .into_iter()
+            .zip(infos)
+            .map(|(h, info)| {
+                let (out, took) = h.join().expect("adapter thread panicked");
+                report
+                    .adapters
+                    .entry(info.name.clone())
+                    .or_default()
+                    .seconds += took.as_secs_f64();
+                out
+            })
+            .collect()
+    })
+}
+
+/// One adapter's answers to the requests it admits, in one batch, and
+/// how long it took.
+fn ask_admitted(
+    adapter: &mut dyn Adapter,
+    requests: &[Request],
+) -> (Vec<Reply>, Duration) {
+    let caps = adapter.info().capabilities;
+    let t = Instant::now();
+    let admitted: Vec<usize> = (0..requests.len())
+        .filter(|&i| caps.admits(&requests[i]).is_ok())
+        .collect();
+    let asked: Vec<Request> =
+        admitted.iter().map(|&i| requests[i].clone()).collect();
+    let mut out = vec![Reply::not_applicable("not admitted"); requests.len()];
+    for (&i, r) in admitted.iter().zip(adapter.answer_batch(&asked)) {
+        out[i] = r;
+    }
+    (out, t.elapsed())
+}
+
+/// The answer is not the oracle's verdict (a non-verdict always differs).
+fn differs(reply: &Reply, oracle: Option<Verdict>) -> bool {
+    match reply {
+        Reply::Verdict { verdict, .. } => Some(*verdict) != oracle,
+        _ => true,
+    }
 }
 
 fn describe(r: &Reply) -> String {
     r.word().to_string()
-}
-
-fn minimise_and_classify(
-    adapter: &mut dyn Adapter,
-    info: &Info,
-    profiles: &[Profile; 2],
-    subject: Subject,
-    reply: &Reply,
-    origin: &str,
-    budget: usize,
-) -> Finding {
-    let pi = usize::from(info.profile == "google");
-    let base = &profiles[pi];
-    let oracle_then = oracle_verdict(&subject, base);
-    // Timeouts are too slow to minimise.
-    let small = if matches!(reply, Reply::TimedOut) {
-        subject
-    } else {
-        minimise(subject, budget, &mut |s: &Subject| {
-            oracle_verdict(s, base) == oracle_then
-                && same_answer(&ask(adapter, s), reply)
-        })
-    };
-    let e = explain(&small, base, reply);
-    Finding {
-        adapter: info.name.clone(),
-        profile: info.profile.clone(),
-        explanation: e.name(),
-        axis: e.axis(),
-        clauses: e.clauses(),
-        shape: shape(&small),
-        answer: describe(reply),
-        oracle: profiles
-            .iter()
-            .map(|p| (p.name.to_string(), word(oracle_verdict(&small, p))))
-            .collect(),
-        robots: small.robots,
-        agent: small.agent,
-        url: small.url,
-        shared_with: vec![],
-        origin: origin.to_string(),
-        count: 1,
-    }
 }

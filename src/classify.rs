@@ -1,13 +1,21 @@
 //! Classifying a disagreement by mechanism: re-decide the check with the
-//! oracle's profile switches toggled one at a time (then two at a time);
-//! the switch that makes the oracle agree with the other parser names the
-//! axis of the disagreement. What no switch explains is `unexplained`.
+//! profile switches ([`switches`]) toggled one at a time (then two at a
+//! time); the switch that makes the oracle agree with the other parser
+//! names the axis of the disagreement. What no switch explains is
+//! [`Classification::Unexplained`].
+//!
+//! Used by the generator's tools (`robots-gen`, cargo-fuzz) and the
+//! differential fuzzer's classifier. It only re-decides with other
+//! profiles; it never judges which reading is right (the cases do), and
+//! it stays polynomial: at most one decision per switch and per pair.
 
-use robots_oracle::{Profile, RobotsTxt, Switch, Verdict, switches};
+use crate::explain::Verdict;
+use crate::parse::RobotsTxt;
+use crate::profile::{Profile, Switch, switches};
 
 /// Why a parser answered differently from the oracle.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Explanation {
+pub enum Classification {
     /// These switches (one, or a pair), applied to the oracle's profile,
     /// make it give the parser's verdict.
     Switches(Vec<&'static Switch>),
@@ -15,13 +23,13 @@ pub enum Explanation {
     Unexplained,
 }
 
-impl Explanation {
+impl Classification {
     /// The axis (`precedence`, `encoding`, ...) or `unexplained`; a pair
     /// on two axes is named `a+b`.
     pub fn axis(&self) -> String {
         match self {
-            Explanation::Unexplained => "unexplained".into(),
-            Explanation::Switches(s) => {
+            Classification::Unexplained => "unexplained".into(),
+            Classification::Switches(s) => {
                 let mut axes: Vec<&str> = s.iter().map(|s| s.axis).collect();
                 axes.dedup();
                 axes.join("+")
@@ -32,8 +40,8 @@ impl Explanation {
     /// The switch names, `+`-joined, or `unexplained`.
     pub fn name(&self) -> String {
         match self {
-            Explanation::Unexplained => "unexplained".into(),
-            Explanation::Switches(s) => {
+            Classification::Unexplained => "unexplained".into(),
+            Classification::Switches(s) => {
                 s.iter().map(|s| s.name).collect::<Vec<_>>().join("+")
             }
         }
@@ -42,8 +50,8 @@ impl Explanation {
     /// The clauses the switches concern.
     pub fn clauses(&self) -> Vec<&'static str> {
         match self {
-            Explanation::Unexplained => vec![],
-            Explanation::Switches(s) => {
+            Classification::Unexplained => vec![],
+            Classification::Switches(s) => {
                 let mut c: Vec<&str> =
                     s.iter().flat_map(|s| s.clauses.iter().copied()).collect();
                 c.sort_unstable();
@@ -72,12 +80,12 @@ pub fn classify(
     url: &str,
     base: &Profile,
     theirs: Verdict,
-) -> Explanation {
+) -> Classification {
     let candidates: Vec<&'static Switch> =
         switches().iter().filter(|s| s.changes(base)).collect();
     for s in &candidates {
         if verdict(body, agent, url, &s.applied_to(base)) == Some(theirs) {
-            return Explanation::Switches(vec![s]);
+            return Classification::Switches(vec![s]);
         }
     }
     for (i, a) in candidates.iter().enumerate() {
@@ -89,11 +97,11 @@ pub fn classify(
                 continue; // two values of one field
             }
             if verdict(body, agent, url, &b.applied_to(&pa)) == Some(theirs) {
-                return Explanation::Switches(vec![a, b]);
+                return Classification::Switches(vec![a, b]);
             }
         }
     }
-    Explanation::Unexplained
+    Classification::Unexplained
 }
 
 #[cfg(test)]
@@ -131,7 +139,7 @@ mod tests {
     fn nothing_explains_disallowing_an_empty_file() {
         let e =
             classify(b"", "x", "/x", &Profile::rfc9309(), Verdict::Disallowed);
-        assert_eq!(e, Explanation::Unexplained);
+        assert_eq!(e, Classification::Unexplained);
     }
 }
 
