@@ -8,7 +8,7 @@ use robots_adapters::{Adapter, Reply, Request, Verdict};
 use serde::Serialize;
 
 use crate::case::{Case, Check, Expected, Question};
-use crate::fixture::Fixture;
+use robots_fixture::Fixture;
 
 /// How one check went for one adapter.
 #[derive(

@@ -179,7 +179,7 @@ mod robotparser {
     use robotparser::service::RobotsTxtService;
 
     use super::{Query, Run, text};
-    use crate::bench::{AGENT, origin};
+    use crate::{AGENT, origin};
 
     pub fn parse(body: &[u8]) {
         black_box(parse_robots_txt(origin(), &text(body)).get_result());

@@ -5,7 +5,7 @@
 
 use robots_adapters::Adapter;
 use robots_adapters::reference::Reference;
-use robots_conformance::diff::{self, Settings};
+use robots_diff::Settings;
 use robots_oracle::{Precedence, Profile};
 
 fn first_match_parser() -> Box<dyn Adapter> {
@@ -29,8 +29,12 @@ fn a_first_match_parser_is_found_minimised_and_classified_as_precedence() {
     };
     let mut inputs = (0..)
         .map(|i| (format!("seed 42 check {i}"), robots_gen::from_seed(42, i)));
-    let report =
-        diff::run(&mut adapters, &mut inputs, &settings, &mut |_, _| {});
+    let report = robots_diff::run(
+        &mut adapters,
+        &mut inputs,
+        &settings,
+        &mut |_, _| {},
+    );
     assert!(report.checks > 1000, "{}", report.checks);
     let totals = &report.adapters["reference-first-match"];
     assert!(totals.disagreements > 0);
@@ -57,6 +61,6 @@ fn a_first_match_parser_is_found_minimised_and_classified_as_precedence() {
     );
     assert!(f.clauses.contains(&"R2.2.2-5".to_string()), "{:?}", f.clauses);
     // And it is a ready-to-promote case in the spec-cases format.
-    let toml = robots_conformance::diff::finding::to_toml(f);
+    let toml = robots_diff::finding::to_toml(f);
     assert!(toml.contains("source = \"fuzz-finding\""), "{toml}");
 }

@@ -10,10 +10,10 @@ use indicatif::{
 };
 use robots_adapters::process::Limits;
 use robots_adapters::registry::{self, Entry, Host};
-use robots_conformance::baseline::Baseline;
-use robots_conformance::matrix::{self, Matrix};
-use robots_conformance::report;
-use robots_conformance::suite::{Filter, Suite};
+use robots_runner::baseline::Baseline;
+use robots_runner::matrix::{self, Matrix};
+use robots_runner::report;
+use robots_runner::suite::{Filter, Suite};
 
 use super::CasesDir;
 

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use robots_conformance::suite::Suite;
+use robots_runner::suite::Suite;
 
 /// Check the case files without running them.
 #[derive(clap::Args, Debug)]
@@ -13,7 +13,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<i32> {
-    let root = a.dir.unwrap_or_else(robots_conformance::suite::default_root);
+    let root = a.dir.unwrap_or_else(robots_runner::suite::default_root);
     anyhow::ensure!(root.is_dir(), "{} is not a folder", root.display());
     let suite = Suite::load(&root);
     for e in &suite.errors {

@@ -3,10 +3,10 @@
 use std::collections::BTreeMap;
 
 use robots_adapters::reference::Reference;
-use robots_conformance::case::PROFILES;
-use robots_conformance::render::failure;
-use robots_conformance::run::{Outcome, run_cases};
-use robots_conformance::suite::{Filter, Suite};
+use robots_runner::case::PROFILES;
+use robots_runner::render::failure;
+use robots_runner::run::{Outcome, run_cases};
+use robots_runner::suite::{Filter, Suite};
 
 use super::CasesDir;
 

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use base64::Engine;
 use serde::Serialize;
 
-use super::Finding;
-use crate::suite::{Suite, load_clauses};
+use crate::Finding;
+use robots_runner::suite::{Suite, load_clauses};
 
 #[derive(Serialize)]
 struct CheckOut<'a> {

@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use robots_conformance::certify::{certify, write_markdown};
-use robots_conformance::suite::{Filter, Suite};
+use robots_runner::certify::{certify, write_markdown};
+use robots_runner::suite::{Filter, Suite};
 
 use super::CasesDir;
 use super::matrix::{run_matrix, select_entries};

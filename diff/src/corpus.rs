@@ -8,7 +8,7 @@
 //! bytes, handed on as they are.
 //!
 //! ```no_run
-//! use robots_conformance::corpus;
+//! use robots_diff::corpus;
 //! match corpus::read(&corpus::default_path()) {
 //!     Ok(files) => println!("{} files", files.len()),
 //!     Err(e) if e.is_not_found() => eprintln!("skipped: {e}"),

@@ -8,6 +8,7 @@
 //! so a run can resume at the next index.
 
 pub mod classifier;
+pub mod corpus;
 pub mod finding;
 pub mod minimise;
 

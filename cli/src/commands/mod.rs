@@ -62,9 +62,7 @@ pub struct CasesDir {
 
 impl CasesDir {
     fn root(&self) -> PathBuf {
-        self.cases
-            .clone()
-            .unwrap_or_else(robots_conformance::suite::default_root)
+        self.cases.clone().unwrap_or_else(robots_runner::suite::default_root)
     }
 }
 

@@ -1,5 +1,5 @@
 //! Criterion benchmarks: the oracle against the in-process Rust parsers,
-//! on the workloads of `robots_conformance::bench`.
+//! on the workloads of `robots_bench`.
 //!
 //! ```sh
 //! cargo bench --bench parsers                         # everything
@@ -20,8 +20,8 @@ use criterion::{
     BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group,
     criterion_main,
 };
-use robots_conformance::bench::{self, CORPUS_PATH, Query, Subject};
-use robots_conformance::corpus;
+use robots_bench::{self as bench, CORPUS_PATH, Query, Subject};
+use robots_diff::corpus;
 
 fn corpus(c: &mut Criterion, subjects: &[Subject]) {
     let path = std::env::var_os("ROBOTS_CORPUS")

@@ -1,13 +1,13 @@
-//! `bench`: the criterion workloads (see `robots_conformance::bench`), a
+//! `bench`: the criterion workloads (see `robots_bench`), a
 //! few seconds each, as one table of figures and ratios to the oracle.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
-use robots_conformance::bench::{
+use robots_bench::{
     self, CORPUS_PATH, Hostile, LARGE_RULES, Query, Subject, time_per_call,
 };
-use robots_conformance::corpus;
+use robots_diff::corpus;
 
 /// Time the oracle against the in-process Rust parsers.
 #[derive(clap::Args, Debug)]
@@ -116,8 +116,8 @@ fn corpus_sections(
 }
 
 fn many_checks(subjects: &[Subject], budget: Duration) {
-    let body = bench::large_file();
-    let queries = bench::large_queries();
+    let body = robots_bench::large_file();
+    let queries = robots_bench::large_queries();
     let rows: Vec<Figure> = subjects
         .iter()
         .map(|s| {
@@ -184,11 +184,11 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     if cfg!(debug_assertions) {
         println!("note: a debug build; time a release build (--release)");
     }
-    let subjects = bench::subjects();
+    let subjects = robots_bench::subjects();
     let path = a.corpus.unwrap_or_else(corpus::default_path);
     let speedup = match corpus::read(&path) {
         Ok(files) => {
-            let (usable, dropped) = bench::usable(&files, &subjects);
+            let (usable, dropped) = robots_bench::usable(&files, &subjects);
             let bytes: usize = usable.iter().map(|f| f.len()).sum();
             println!(
                 "real corpus: {} files, {bytes} bytes ({})",
@@ -210,7 +210,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         Err(e) => return Err(e.into()),
     };
     many_checks(&subjects, budget);
-    for h in bench::hostile() {
+    for h in robots_bench::hostile() {
         hostile(&h, &subjects, budget);
     }
     println!(

@@ -1,5 +1,5 @@
 //! Benchmark workloads, shared by the criterion benches
-//! (`harness/benches/parsers.rs`) and `robots-conformance bench`: the
+//! (`bench/benches/parsers.rs`) and `robots-conformance bench`: the
 //! parsers ([`subjects`]) and the inputs they are timed on.
 //!
 //! - **Real corpus**: every file of `real-robots.tar.gz` (see `corpus`),
@@ -291,7 +291,7 @@ pub fn time_per_call(budget: Duration, mut f: impl FnMut()) -> Duration {
 /// the names of those some subject panicked on (left out for all, so that
 /// every parser is timed on the same bytes).
 pub fn usable<'c>(
-    files: &'c [crate::corpus::Entry],
+    files: &'c [robots_diff::corpus::Entry],
     subjects: &[Subject],
 ) -> (Vec<&'c [u8]>, Vec<String>) {
     let query = Query::new(CORPUS_PATH);

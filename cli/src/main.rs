@@ -1,12 +1,12 @@
 //! `robots-conformance`: the command-line face of the suite.
 
-mod cli;
+mod commands;
 
 use clap::Parser;
 
 fn main() {
-    let args = cli::Cli::parse();
-    match cli::run(args) {
+    let args = commands::Cli::parse();
+    match commands::run(args) {
         Ok(code) => std::process::exit(code),
         Err(e) => {
             eprintln!("robots-conformance: {e:#}");

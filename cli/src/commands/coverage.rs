@@ -1,7 +1,7 @@
 //! `coverage`: every clause with the cases citing it.
 
-use robots_conformance::coverage::by_clause;
-use robots_conformance::suite::Suite;
+use robots_runner::coverage::by_clause;
+use robots_runner::suite::Suite;
 
 use super::CasesDir;
 

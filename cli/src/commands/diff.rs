@@ -7,8 +7,8 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use robots_adapters::process::Limits;
 use robots_adapters::registry::{self, Host};
-use robots_conformance::corpus;
-use robots_conformance::diff::{self, Report, Settings, finding};
+use robots_diff::corpus;
+use robots_diff::{Report, Settings, finding};
 
 use super::matrix::select_entries;
 
@@ -101,30 +101,33 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         per_key: 3,
         batch: 64,
     };
-    let mut inputs: Box<dyn Iterator<Item = (String, diff::Input)>> = match &a
-        .corpus
-    {
-        Some(path) => {
-            let files =
-                corpus::read(path).map_err(|e| anyhow::anyhow!("{e}"))?;
-            eprintln!("{} files from {}", files.len(), path.display());
-            let seed = a.seed;
-            Box::new(files.into_iter().enumerate().flat_map(move |(i, f)| {
-                robots_gen::from_file(&f.body, seed ^ i as u64, 4, 6)
-                    .into_iter()
-                    .map(move |c| (format!("corpus file {}", f.name), c))
-            }))
-        }
-        None => {
-            let seed = a.seed;
-            Box::new((start..).map(move |i| {
-                (
-                    format!("seed {seed} check {i}"),
-                    robots_gen::from_seed(seed, i),
-                )
-            }))
-        }
-    };
+    let mut inputs: Box<dyn Iterator<Item = (String, robots_diff::Input)>> =
+        match &a.corpus {
+            Some(path) => {
+                let files =
+                    corpus::read(path).map_err(|e| anyhow::anyhow!("{e}"))?;
+                eprintln!("{} files from {}", files.len(), path.display());
+                let seed = a.seed;
+                Box::new(files.into_iter().enumerate().flat_map(
+                    move |(i, f)| {
+                        robots_gen::from_file(&f.body, seed ^ i as u64, 4, 6)
+                            .into_iter()
+                            .map(move |c| {
+                                (format!("corpus file {}", f.name), c)
+                            })
+                    },
+                ))
+            }
+            None => {
+                let seed = a.seed;
+                Box::new((start..).map(move |i| {
+                    (
+                        format!("seed {seed} check {i}"),
+                        robots_gen::from_seed(seed, i),
+                    )
+                }))
+            }
+        };
     let bar = ProgressBar::new_spinner().with_style(
         ProgressStyle::with_template("{spinner} {elapsed} {msg}")
             .expect("valid template"),
@@ -134,7 +137,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         bar.tick();
     };
     let report =
-        diff::run(&mut adapters, &mut inputs, &settings, &mut progress);
+        robots_diff::run(&mut adapters, &mut inputs, &settings, &mut progress);
     bar.finish_and_clear();
     print_table(&report);
     if let Some(dir) = &a.out {
