@@ -31,7 +31,9 @@ pub mod rust;
 pub mod scenario;
 pub mod wire;
 
-pub use request::{Capabilities, Explanation, Info, Live, Reply, Request};
+pub use request::{
+    Capabilities, Explanation, Info, Live, NotAdmitted, Reply, Request,
+};
 /// Allowed or disallowed: the oracle's one `Verdict` type is the
 /// protocol's too (`"allowed"`/`"disallowed"` on the wire, the same
 /// words in cases and reports), so no copy and no conversion exists.

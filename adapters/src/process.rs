@@ -26,6 +26,38 @@ use std::time::{Duration, Instant};
 use crate::wire::{self, Call, Hello};
 use crate::{Adapter, Info, Reply, Request};
 
+/// Why an adapter process could not be started. Every check it was to
+/// answer is reported crashed with this message.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The manifest's run command is empty.
+    #[error("empty run command")]
+    EmptyCommand,
+    /// The program cannot be spawned.
+    #[error("cannot start {program}: {source}")]
+    Spawn {
+        /// The program.
+        program: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A standard stream was not piped.
+    #[error("no {0}")]
+    NoPipe(&'static str),
+    /// The `hello` request cannot be written.
+    #[error("cannot write hello: {0}")]
+    WriteHello(String),
+    /// The process exited first (with the tail of its stderr).
+    #[error("exited before answering hello{0}")]
+    ExitedBeforeHello(String),
+    /// No answer within the startup limit.
+    #[error("no hello within {0:?}")]
+    NoHello(Duration),
+    /// The answer to `hello` is not JSON.
+    #[error("hello answer is not JSON: {0}")]
+    BadHello(String),
+}
+
 /// Deadlines and limits.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -162,9 +194,9 @@ impl Process {
         }
     }
 
-    fn start(&mut self) -> Result<(), String> {
+    fn start(&mut self) -> Result<(), StartError> {
         let (program, args) =
-            self.argv.split_first().ok_or("empty run command")?;
+            self.argv.split_first().ok_or(StartError::EmptyCommand)?;
         let mut command = Command::new(program);
         for var in PROXY_VARS {
             command.env_remove(var);
@@ -177,11 +209,16 @@ impl Process {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|e| format!("cannot start {program}: {e}"))?;
+            .map_err(|source| StartError::Spawn {
+                program: program.clone(),
+                source,
+            })?;
         self.starts += 1;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
-        let stderr = child.stderr.take().ok_or("no stderr")?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdout =
+            child.stdout.take().ok_or(StartError::NoPipe("stdout"))?;
+        let stderr =
+            child.stderr.take().ok_or(StartError::NoPipe("stderr"))?;
+        let stdin = child.stdin.take().ok_or(StartError::NoPipe("stdin"))?;
         let (tx, rx) = channel();
         thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
@@ -208,26 +245,27 @@ impl Process {
         running
             .stdin
             .send(Call::Hello.encode(0))
-            .map_err(|e| format!("cannot write hello: {e}"))?;
+            .map_err(|e| StartError::WriteHello(e.to_string()))?;
         let answer = match running.lines.recv_timeout(self.limits.startup) {
             Ok(Some(line)) => line,
             Ok(None) => {
                 stop(running.child, self.limits.grace);
-                return Err(format!(
-                    "exited before answering hello{}",
-                    self.stderr()
-                ));
+                return Err(StartError::ExitedBeforeHello(self.stderr()));
             }
             Err(_) => {
                 stop(running.child, self.limits.grace);
-                return Err(format!(
-                    "no hello within {:?}",
-                    self.limits.startup
-                ));
+                return Err(StartError::NoHello(self.limits.startup));
             }
         };
-        let hello = Hello::decode(&answer)
-            .map_err(|_| format!("hello answer is not JSON: {answer:.80}"))?;
+        let hello = match Hello::decode(&answer) {
+            Ok(h) => h,
+            Err(_) => {
+                // Not an adapter we can talk to: it must not outlive us.
+                stop(running.child, self.limits.grace);
+                let quoted: String = answer.chars().take(80).collect();
+                return Err(StartError::BadHello(quoted));
+            }
+        };
         if let Some(v) = hello.version {
             self.info.version = v;
         }
@@ -385,6 +423,7 @@ impl Adapter for Process {
             if self.running.is_none()
                 && let Err(e) = self.start()
             {
+                let e = e.to_string();
                 for w in
                     flight.drain(..).map(|(_, w)| w).chain(pending.drain(..))
                 {

@@ -1,4 +1,7 @@
 //! The questions the harness asks and the answers adapters give.
+//!
+//! Data and the capability check only: nothing here decides a request
+//! or knows robots.txt semantics, and nothing here names the oracle.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -230,6 +233,18 @@ impl Reply {
     }
 }
 
+/// Why a parser cannot be asked a request: a capability it lacks
+/// ([`Capabilities::admits`]). Becomes a [`Reply::NotApplicable`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct NotAdmitted(pub &'static str);
+
+impl From<NotAdmitted> for Reply {
+    fn from(n: NotAdmitted) -> Reply {
+        Reply::not_applicable(n.0)
+    }
+}
+
 /// What a parser can be asked. In a manifest (`[capabilities]`), missing
 /// keys take their [`Capabilities::decide_only`] value.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -300,9 +315,9 @@ impl Capabilities {
 
     /// `Err(why)` when a parser with these capabilities cannot be asked
     /// `request`; the harness then records not-applicable without asking.
-    pub fn admits(&self, request: &Request) -> Result<(), String> {
-        let refuse = |ok: bool, why: &str| {
-            if ok { Ok(()) } else { Err(why.to_string()) }
+    pub fn admits(&self, request: &Request) -> Result<(), NotAdmitted> {
+        let refuse = |ok: bool, why: &'static str| {
+            if ok { Ok(()) } else { Err(NotAdmitted(why)) }
         };
         if let Some(body) = request.robots() {
             refuse(

@@ -3,6 +3,11 @@
 //! `adapters/src/rust/` calls it (bodies as `&str` through
 //! `from_utf8_lossy` for the crates that take text; absolute URLs for the
 //! crates that want them, built once outside the timed loop).
+//!
+//! Subjects are called directly, not through the `Adapter` trait (the
+//! benchmark times parsers, not adapters); this is one of the few places
+//! outside `adapters/` that names a parser crate or the oracle, and it
+//! never judges their answers.
 
 use std::hint::black_box;
 

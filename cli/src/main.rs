@@ -1,4 +1,7 @@
 //! `robots-conformance`: the command-line face of the suite.
+//!
+//! Thin: it wires the crates (runner, diff, bench, adapters) and maps
+//! errors to exit code 2. `anyhow` lives here and nowhere else.
 
 mod commands;
 

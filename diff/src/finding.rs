@@ -1,5 +1,9 @@
 //! Findings as ready-to-promote cases in the spec-cases format, and
 //! their promotion into `spec-cases/findings/`.
+//!
+//! A finding states the oracle's verdicts as found; promotion validates
+//! the case file with the runner's loader and never edits an existing
+//! case or overwrites one with the same id.
 
 use std::path::{Path, PathBuf};
 
@@ -134,6 +138,41 @@ pub fn to_toml(f: &Finding) -> String {
     )
 }
 
+/// Why a finding was not promoted.
+#[derive(Debug, thiserror::Error)]
+pub enum PromoteError {
+    /// A file cannot be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The finding is not a valid case file.
+    #[error("{} does not validate: {message}", file.display())]
+    Invalid {
+        /// The finding.
+        file: PathBuf,
+        /// The first mistake (file, line, case id).
+        message: String,
+    },
+    /// The project's clause index cannot be loaded.
+    #[error("{0}")]
+    Clauses(String),
+    /// The finding file holds no case.
+    #[error("no case in the finding")]
+    NoCase,
+    /// The target already has a case with this id.
+    #[error("{} already has case {id}", target.display())]
+    Exists {
+        /// The target file.
+        target: PathBuf,
+        /// The id.
+        id: String,
+    },
+}
+
 /// Promotes a finding file into `root/findings/<category>.toml`, after
 /// it validates; removes the finding file. Returns the target file.
 ///
@@ -141,40 +180,42 @@ pub fn to_toml(f: &Finding) -> String {
 ///
 /// When the finding does not validate, its id already exists in the
 /// target, or on I/O errors.
-pub fn promote(root: &Path, finding: &Path) -> Result<PathBuf, String> {
-    let text = std::fs::read_to_string(finding)
-        .map_err(|e| format!("{}: {e}", finding.display()))?;
+pub fn promote(root: &Path, finding: &Path) -> Result<PathBuf, PromoteError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| PromoteError::Io { path, source }
+    };
+    let text = std::fs::read_to_string(finding).map_err(io(finding))?;
     // Validate it as a case file in a scratch suite with the real clause
     // index.
     let scratch = std::env::temp_dir()
         .join(format!("robots-promote-{}", std::process::id()));
     let dir = scratch.join("findings");
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    std::fs::copy(root.join("clauses.toml"), scratch.join("clauses.toml"))
-        .map_err(|e| e.to_string())?;
-    std::fs::write(dir.join("candidate.toml"), &text)
-        .map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+    let clauses = root.join("clauses.toml");
+    std::fs::copy(&clauses, scratch.join("clauses.toml"))
+        .map_err(io(&clauses))?;
+    let candidate = dir.join("candidate.toml");
+    std::fs::write(&candidate, &text).map_err(io(&candidate))?;
     let suite = Suite::load(&scratch);
     let _ = std::fs::remove_dir_all(&scratch);
     if let Some(e) = suite.errors.first() {
-        return Err(format!(
-            "{} does not validate: {}",
-            finding.display(),
-            e.message
-        ));
+        return Err(PromoteError::Invalid {
+            file: finding.to_path_buf(),
+            message: e.message.clone(),
+        });
     }
-    load_clauses(root).map_err(|e| e.to_string())?;
-    let case = suite.cases.first().ok_or("no case in the finding")?;
+    load_clauses(root).map_err(|e| PromoteError::Clauses(e.to_string()))?;
+    let case = suite.cases.first().ok_or(PromoteError::NoCase)?;
     let category =
         case.categories.first().cloned().unwrap_or_else(|| "findings".into());
     let target = root.join("findings").join(format!("{category}.toml"));
     let existing = std::fs::read_to_string(&target).unwrap_or_default();
     if existing.contains(&format!("id = \"{}\"", case.id)) {
-        return Err(format!(
-            "{} already has case {}",
-            target.display(),
-            case.id
-        ));
+        return Err(PromoteError::Exists {
+            target: target.clone(),
+            id: case.id.clone(),
+        });
     }
     let mut out = if existing.is_empty() {
         format!(
@@ -187,9 +228,9 @@ pub fn promote(root: &Path, finding: &Path) -> Result<PathBuf, String> {
     };
     out.push('\n');
     out.push_str(&text);
-    std::fs::create_dir_all(target.parent().expect("has a parent"))
-        .map_err(|e| e.to_string())?;
-    std::fs::write(&target, out).map_err(|e| e.to_string())?;
-    std::fs::remove_file(finding).map_err(|e| e.to_string())?;
+    let folder = root.join("findings");
+    std::fs::create_dir_all(&folder).map_err(io(&folder))?;
+    std::fs::write(&target, out).map_err(io(&target))?;
+    std::fs::remove_file(finding).map_err(io(finding))?;
     Ok(target)
 }

@@ -6,6 +6,12 @@
 //!
 //! Deterministic for a seed: check `i` of seed `s` is always the same,
 //! so a run can resume at the next index.
+//!
+//! The oracle's verdicts come from the reference adapters, through the
+//! `Adapter` trait like every other parser's; only [`classifier`] calls
+//! the oracle itself, to re-decide under toggled switches. This crate
+//! never judges which reading is right: a finding is a candidate case
+//! whose expectations a human reviews before `promote`.
 
 pub mod classifier;
 pub mod corpus;

@@ -1,6 +1,9 @@
 //! Delta debugging: shrink a check while a predicate keeps holding —
 //! first whole lines of the body, then its bytes, then the URL (Zeller's
 //! ddmin over each in turn).
+//!
+//! Generic over the predicate: it never knows what a verdict is, and
+//! never exceeds its budget of predicate calls.
 
 /// Shrinks `items` to a smaller list for which `keeps` still holds
 /// (`keeps(items)` must hold on entry). Classic ddmin: try dropping

@@ -85,7 +85,7 @@ fn side_by_side(a: &Args, requests: &[Request]) -> anyhow::Result<i32> {
                         .iter()
                         .map(|r| match caps.admits(r) {
                             Ok(()) => adapter.answer(r),
-                            Err(why) => Reply::not_applicable(why),
+                            Err(why) => why.into(),
                         })
                         .collect();
                     (e.info.name.clone(), replies)

@@ -1,5 +1,9 @@
 //! The commands. Each returns the process exit code: 0 ran and passed,
 //! 1 ran and found failures (where that applies), 2 usage or I/O error.
+//!
+//! Commands parse arguments, call the library crates and print; they
+//! hold no suite logic of their own and never reach a parser except
+//! through `robots-adapters`.
 
 mod adapters;
 mod bench;
