@@ -115,3 +115,63 @@ fn check_asks_the_named_adapter_not_the_oracle() {
     assert_eq!(ask(&["--adapter", "rust-robots_txt"]), "disallowed /a/b\n");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `serve` and the process adapter are the two ends of the wire: the
+/// oracle served over stdin/stdout answers every operation as the
+/// in-process reference does.
+#[test]
+fn serve_answers_the_process_adapter_like_the_reference() {
+    use std::sync::Arc;
+
+    use robots_adapters::process::{Limits, Process};
+    use robots_adapters::reference::Reference;
+    use robots_adapters::{Adapter, Reply, Request};
+
+    let mut reference = Reference::for_profile("google").unwrap();
+    let argv = vec![
+        env!("CARGO_BIN_EXE_robots-conformance").to_string(),
+        "serve".to_string(),
+        "--profile".to_string(),
+        "google".to_string(),
+    ];
+    let limits = Limits {
+        base: std::time::Duration::from_secs(20),
+        ..Limits::default()
+    };
+    let mut served = Process::new(reference.info(), argv, limits);
+    let body: Arc<[u8]> =
+        Arc::from(&b"User-agent: *\r\nDisallow: /p\nAllow: /p/q\n\xff\nSitemap: https://e.example/s.xml\nCrawl-delay: 5\n"[..]);
+    let decide = |url: &str| Request::Decide {
+        robots: body.clone(),
+        agent: "FooBot".into(),
+        url: url.into(),
+    };
+    let requests = vec![
+        decide("/p"),
+        decide("/p/q"),
+        decide("https://e.example/x"),
+        Request::Sitemaps { robots: body.clone() },
+        Request::CrawlDelay { robots: body.clone(), agent: "FooBot".into() },
+        Request::ValidToken { token: "Foo_Bar".into() },
+        Request::ValidToken { token: "Foo Bar".into() },
+        Request::RobotsUrl { url: "https://e.example/a/b?c".into() },
+        Request::Governs {
+            robots_url: "https://e.example/robots.txt".into(),
+            url: "http://e.example/".into(),
+        },
+    ];
+    let got = served.answer_batch(&requests);
+    let want = reference.answer_batch(&requests);
+    assert_eq!(got.len(), want.len());
+    for ((r, g), w) in requests.iter().zip(&got).zip(&want) {
+        match (g, w) {
+            (
+                Reply::Verdict { verdict: a, .. },
+                Reply::Verdict { verdict: b, .. },
+            ) => assert_eq!(a, b, "{r:?}"),
+            _ => assert_eq!(g, w, "{r:?}"),
+        }
+    }
+    assert!(matches!(got[0], Reply::Verdict { .. }), "{got:?}");
+    assert_eq!(served.starts, 1, "one process answered everything");
+}
