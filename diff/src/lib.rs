@@ -17,104 +17,24 @@ pub mod classifier;
 pub mod corpus;
 pub mod finding;
 pub mod minimise;
+mod oracles;
+mod report;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use robots_adapters::reference::Reference;
 use robots_adapters::{Adapter, Info, Reply, Request, Verdict};
 use robots_gen::Check;
-use serde::Serialize;
 
 use self::classifier::why;
 use self::minimise::{Subject, minimise};
+pub use self::oracles::Oracles;
+use self::oracles::{Verdicts, decide};
+pub use self::report::{Finding, Report, Totals};
 
 /// One generated or harvested check.
 pub type Input = Check;
-
-/// A disagreement, minimised and classified.
-#[derive(Clone, Debug, Serialize)]
-pub struct Finding {
-    /// The adapter.
-    pub adapter: String,
-    /// The profile it claims (what the oracle is compared under).
-    pub profile: String,
-    /// The switch(es) that explain it, or `unexplained`, `crash`,
-    /// `timeout`, `error`.
-    pub explanation: String,
-    /// The axis.
-    pub axis: String,
-    /// Clauses the explanation concerns.
-    pub clauses: Vec<String>,
-    /// A coarse shape of the minimised input, for deduplication.
-    pub shape: String,
-    /// The minimised body.
-    #[serde(skip)]
-    pub robots: Vec<u8>,
-    /// The minimised agent.
-    pub agent: String,
-    /// The minimised URL.
-    pub url: String,
-    /// The adapter's answer.
-    pub answer: String,
-    /// The oracle's verdict per profile.
-    pub oracle: BTreeMap<String, String>,
-    /// Other adapters giving the same answer on the minimised input.
-    pub shared_with: Vec<String>,
-    /// Where it came from (`seed S check N` or a corpus file).
-    pub origin: String,
-    /// How many raw disagreements mapped to this finding.
-    pub count: usize,
-}
-
-/// Per adapter totals.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct Totals {
-    /// Checks asked.
-    pub checks: usize,
-    /// Checks where the answer differed from the oracle under the
-    /// adapter's claimed profile.
-    pub disagreements: usize,
-    /// The same under each profile.
-    pub disagreements_by_profile: BTreeMap<String, usize>,
-    /// Seconds spent waiting for the adapter.
-    pub seconds: f64,
-    /// Raw disagreements per axis.
-    pub axes: BTreeMap<String, usize>,
-}
-
-impl Totals {
-    /// Checks per second.
-    pub fn rate(&self) -> f64 {
-        if self.seconds > 0.0 {
-            self.checks as f64 / self.seconds
-        } else {
-            0.0
-        }
-    }
-}
-
-/// A run's result.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct Report {
-    /// The seed.
-    pub seed: u64,
-    /// The next check index (for resuming).
-    pub next: u64,
-    /// Inputs processed.
-    pub inputs: usize,
-    /// Checks (input × URL) processed.
-    pub checks: usize,
-    /// Wall time.
-    pub seconds: f64,
-    /// Oracle checks per second (both profiles).
-    pub oracle_rate: f64,
-    /// Per adapter.
-    pub adapters: BTreeMap<String, Totals>,
-    /// Distinct findings.
-    pub findings: Vec<Finding>,
-}
 
 /// The same kind of answer: same verdict, or same failure word.
 fn same_answer(a: &Reply, b: &Reply) -> bool {
@@ -192,96 +112,6 @@ pub struct Settings {
     pub per_key: usize,
     /// Inputs per batch sent to each adapter.
     pub batch: usize,
-}
-
-/// The oracle, asked through its reference adapters: one per built-in
-/// profile, in the order of [`Oracles::PROFILES`].
-pub struct Oracles {
-    references: Vec<(String, Box<dyn Adapter>)>,
-    /// Time spent asking them.
-    time: Duration,
-    /// Checks they answered (each profile counts).
-    checks: usize,
-}
-
-/// The oracle's verdict for one check under each profile (`None`: the
-/// oracle reported an error for the input).
-type Verdicts = Vec<Option<Verdict>>;
-
-impl Oracles {
-    /// The profiles every disagreement is counted under.
-    pub const PROFILES: [&str; 2] = ["rfc9309", "google"];
-
-    /// The reference adapters for [`Oracles::PROFILES`].
-    pub fn new() -> Oracles {
-        let references = Oracles::PROFILES
-            .iter()
-            .filter_map(|p| Reference::for_profile(p))
-            .map(|r| {
-                let profile = r.info().profile;
-                (profile, Box::new(r) as Box<dyn Adapter>)
-            })
-            .collect();
-        Oracles { references, time: Duration::ZERO, checks: 0 }
-    }
-
-    /// The reference an adapter claiming `profile` is compared with: the
-    /// one of that profile, else the first (`rfc9309`).
-    fn index_for(&self, profile: &str) -> usize {
-        self.references.iter().position(|(p, _)| p == profile).unwrap_or(0)
-    }
-
-    /// Every profile's verdict on every request, request by request.
-    fn verdicts(&mut self, requests: &[Request]) -> Vec<Verdicts> {
-        let t = Instant::now();
-        let per_profile: Vec<Vec<Option<Verdict>>> = self
-            .references
-            .iter_mut()
-            .map(|(_, r)| {
-                r.answer_batch(requests).iter().map(verdict).collect()
-            })
-            .collect();
-        self.time += t.elapsed();
-        self.checks += requests.len() * per_profile.len();
-        (0..requests.len())
-            .map(|i| per_profile.iter().map(|v| v[i]).collect())
-            .collect()
-    }
-
-    /// The verdict of reference `i` on one subject.
-    fn verdict_of(&mut self, i: usize, s: &Subject) -> Option<Verdict> {
-        verdict(&self.references[i].1.answer(&decide(s)))
-    }
-
-    /// Checks per second.
-    fn rate(&self) -> f64 {
-        if self.time.is_zero() {
-            0.0
-        } else {
-            self.checks as f64 / self.time.as_secs_f64()
-        }
-    }
-}
-
-impl Default for Oracles {
-    fn default() -> Oracles {
-        Oracles::new()
-    }
-}
-
-fn verdict(r: &Reply) -> Option<Verdict> {
-    match r {
-        Reply::Verdict { verdict, .. } => Some(*verdict),
-        _ => None,
-    }
-}
-
-fn decide(s: &Subject) -> Request {
-    Request::Decide {
-        robots: Arc::from(s.robots.as_slice()),
-        agent: s.agent.clone(),
-        url: s.url.clone(),
-    }
 }
 
 /// The state of a run between batches.
