@@ -64,6 +64,7 @@
 #![deny(missing_docs)]
 
 mod agent;
+mod classify;
 mod decide;
 mod diag;
 mod encode;
@@ -80,6 +81,7 @@ mod target;
 mod trie;
 
 pub use agent::is_valid_product_token;
+pub use classify::{Classification, classify};
 pub use diag::{Diagnostic, DiagnosticKind};
 pub use explain::{Decision, Reason, RuleMatch, Verdict};
 pub use lex::{LineRanges, line_ranges};

@@ -3,6 +3,9 @@
 //! `robots_main {robots} {agent} {url}`: exit status 0 means allowed and
 //! 1 disallowed, or, with a stdout pattern, "allowed" when the output
 //! contains it. `{robots}` is a file holding the body's exact bytes.
+//!
+//! It only runs the program and reads its exit status or output; it never
+//! interprets the body, and never runs the program through a shell.
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -20,9 +23,31 @@ pub struct Template {
     info: Info,
 }
 
+/// Why a command template cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum TemplateError {
+    /// A quote is opened and never closed.
+    #[error("unbalanced quote in `{0}`")]
+    UnbalancedQuote(String),
+    /// No words at all.
+    #[error("empty command")]
+    Empty,
+    /// No `{{url}}` placeholder.
+    #[error("the command template needs {{url}}")]
+    NoUrl,
+    /// The scratch folder cannot be created.
+    #[error("cannot create the scratch folder {path}: {source}")]
+    Scratch {
+        /// The folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
 /// Splits a template into words: whitespace separates, single or double
 /// quotes group, backslash escapes the next character.
-pub fn words(template: &str) -> Result<Vec<String>, String> {
+pub fn words(template: &str) -> Result<Vec<String>, TemplateError> {
     let mut out = Vec::new();
     let mut word = String::new();
     let mut in_word = false;
@@ -52,13 +77,13 @@ pub fn words(template: &str) -> Result<Vec<String>, String> {
         }
     }
     if quote.is_some() {
-        return Err(format!("unbalanced quote in `{template}`"));
+        return Err(TemplateError::UnbalancedQuote(template.to_string()));
     }
     if in_word {
         out.push(word);
     }
     if out.is_empty() {
-        return Err("empty command".into());
+        return Err(TemplateError::Empty);
     }
     Ok(out)
 }
@@ -73,14 +98,16 @@ impl Template {
         template: &str,
         allowed_pattern: Option<String>,
         deadline: Duration,
-    ) -> Result<Template, String> {
+    ) -> Result<Template, TemplateError> {
         let argv = words(template)?;
         if !argv.iter().any(|w| w.contains("{url}")) {
-            return Err("the command template needs {url}".into());
+            return Err(TemplateError::NoUrl);
         }
         let scratch = std::env::temp_dir()
             .join(format!("robots-conformance-cmd-{}", std::process::id()));
-        std::fs::create_dir_all(&scratch).map_err(|e| e.to_string())?;
+        std::fs::create_dir_all(&scratch).map_err(|source| {
+            TemplateError::Scratch { path: scratch.clone(), source }
+        })?;
         let info = Info {
             name: "command".into(),
             language: "any".into(),

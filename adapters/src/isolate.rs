@@ -4,6 +4,9 @@
 //! deadline becomes [`Reply::TimedOut`], and the worker is abandoned
 //! (Rust cannot kill a thread: it runs on until the parser returns) and
 //! replaced by a fresh one, so the run goes on.
+//!
+//! It never retries a request, and never turns a panic or a timeout into
+//! a verdict: those are what the suite reports.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc::{Receiver, Sender, channel};

@@ -6,6 +6,12 @@
 //! adapter like any other ([`reference::Reference`]), so the harness gets
 //! no private path to it.
 //!
+//! The vocabulary of a request is this crate's own: [`scenario`] for
+//! fetch scenarios, [`wire`] for the protocol's lines. Only
+//! [`reference`] converts it into the oracle's types; nothing here
+//! re-exports the oracle, so a crate that depends on this one (the
+//! runner) asks the oracle questions only through [`Adapter`].
+//!
 //! An adapter translates; it never works around its parser's quirks,
 //! because those quirks are what the suite exists to find. A request the
 //! parser cannot express is answered [`Reply::NotApplicable`], never
@@ -22,12 +28,22 @@ pub mod reference;
 pub mod registry;
 mod request;
 pub mod rust;
+pub mod scenario;
+pub mod wire;
 
 pub use request::{
-    Capabilities, Explanation, Info, Live, Reply, Request, Verdict,
+    Capabilities, Explanation, Info, Live, NotAdmitted, Reply, Request,
 };
-/// The reference oracle itself, for tools that vary its profile.
-pub use robots_oracle as oracle;
+/// Allowed or disallowed: the oracle's one `Verdict` type is the
+/// protocol's too (`"allowed"`/`"disallowed"` on the wire, the same
+/// words in cases and reports), so no copy and no conversion exists.
+pub use robots_oracle::Verdict;
+/// The oracle's line splitter (LF, CRLF and a lone CR end a line, as the
+/// oracle lexes). Explanations cite line numbers (`rule_line`), so any
+/// tool that shows a body next to an explanation must number its lines
+/// exactly this way; re-exported so that such tools need not depend on
+/// the oracle.
+pub use robots_oracle::{LineRanges, line_ranges};
 
 /// A robots.txt parser the harness can question.
 pub trait Adapter: Send {

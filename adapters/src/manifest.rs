@@ -1,6 +1,9 @@
 //! Out-of-process adapter manifests: `adapters/ext/<name>/adapter.toml`
 //! (format in `adapters/PROTOCOL.md`), with the placeholders `{dir}`,
 //! `{state}` and `{python}` expanded.
+//!
+//! It only reads and expands manifests; it never runs their commands
+//! (the registry runs the ready check, `adapters setup` the set-up).
 
 use std::path::{Path, PathBuf};
 
@@ -84,18 +87,41 @@ fn expand(s: &str, dir: &Path, state: &Path) -> String {
         .replace("{python}", "python3")
 }
 
+/// Why an `adapter.toml` cannot be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum ManifestError {
+    /// The file cannot be read.
+    #[error("{}: {source}", file.display())]
+    Read {
+        /// The file.
+        file: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file does not follow the format.
+    #[error("{}: {source}", file.display())]
+    Format {
+        /// The file.
+        file: PathBuf,
+        /// What is wrong, with its line.
+        source: toml::de::Error,
+    },
+}
+
 impl Manifest {
     /// Loads `dir/adapter.toml`.
     ///
     /// # Errors
     ///
     /// When the file cannot be read or does not follow the format.
-    pub fn load(dir: &Path) -> Result<Manifest, String> {
+    pub fn load(dir: &Path) -> Result<Manifest, ManifestError> {
         let file = dir.join("adapter.toml");
-        let text = std::fs::read_to_string(&file)
-            .map_err(|e| format!("{}: {e}", file.display()))?;
-        let m: ManifestToml = toml::from_str(&text)
-            .map_err(|e| format!("{}: {e}", file.display()))?;
+        let text = std::fs::read_to_string(&file).map_err(|source| {
+            ManifestError::Read { file: file.clone(), source }
+        })?;
+        let m: ManifestToml = toml::from_str(&text).map_err(|source| {
+            ManifestError::Format { file: file.clone(), source }
+        })?;
         let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
         let state = state_root().join(&m.name);
         let argv = |v: &Vec<String>| {
@@ -120,7 +146,7 @@ impl Manifest {
 
     /// Every manifest under [`ext_root`], sorted by name; broken ones as
     /// errors.
-    pub fn discover() -> Vec<Result<Manifest, String>> {
+    pub fn discover() -> Vec<Result<Manifest, ManifestError>> {
         let Ok(entries) = std::fs::read_dir(ext_root()) else { return vec![] };
         let mut dirs: Vec<PathBuf> = entries
             .flatten()

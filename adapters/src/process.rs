@@ -23,10 +23,40 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use base64::Engine;
-use serde_json::{Value, json};
+use crate::wire::{self, Call, Hello};
+use crate::{Adapter, Info, Reply, Request};
 
-use crate::{Adapter, Info, Reply, Request, Verdict};
+/// Why an adapter process could not be started. Every check it was to
+/// answer is reported crashed with this message.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The manifest's run command is empty.
+    #[error("empty run command")]
+    EmptyCommand,
+    /// The program cannot be spawned.
+    #[error("cannot start {program}: {source}")]
+    Spawn {
+        /// The program.
+        program: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A standard stream was not piped.
+    #[error("no {0}")]
+    NoPipe(&'static str),
+    /// The `hello` request cannot be written.
+    #[error("cannot write hello: {0}")]
+    WriteHello(String),
+    /// The process exited first (with the tail of its stderr).
+    #[error("exited before answering hello{0}")]
+    ExitedBeforeHello(String),
+    /// No answer within the startup limit.
+    #[error("no hello within {0:?}")]
+    NoHello(Duration),
+    /// The answer to `hello` is not JSON.
+    #[error("hello answer is not JSON: {0}")]
+    BadHello(String),
+}
 
 /// Deadlines and limits.
 #[derive(Clone, Copy, Debug)]
@@ -59,8 +89,8 @@ impl Default for Limits {
 struct Wire {
     /// Indices into the caller's request slice.
     slots: Vec<usize>,
-    /// The JSON without its id.
-    body: Value,
+    /// What the line asks.
+    call: Call,
     /// Added to the deadline (a live fetch's HTTP time).
     extra: Duration,
 }
@@ -137,10 +167,6 @@ pub struct Process {
 
 const STDERR_LINES: usize = 12;
 
-fn b64(bytes: &[u8]) -> String {
-    base64::engine::general_purpose::STANDARD.encode(bytes)
-}
-
 impl Process {
     /// An adapter that runs `argv` (not started until first asked).
     pub fn new(info: Info, argv: Vec<String>, limits: Limits) -> Process {
@@ -168,9 +194,9 @@ impl Process {
         }
     }
 
-    fn start(&mut self) -> Result<(), String> {
+    fn start(&mut self) -> Result<(), StartError> {
         let (program, args) =
-            self.argv.split_first().ok_or("empty run command")?;
+            self.argv.split_first().ok_or(StartError::EmptyCommand)?;
         let mut command = Command::new(program);
         for var in PROXY_VARS {
             command.env_remove(var);
@@ -183,11 +209,16 @@ impl Process {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|e| format!("cannot start {program}: {e}"))?;
+            .map_err(|source| StartError::Spawn {
+                program: program.clone(),
+                source,
+            })?;
         self.starts += 1;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
-        let stderr = child.stderr.take().ok_or("no stderr")?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdout =
+            child.stdout.take().ok_or(StartError::NoPipe("stdout"))?;
+        let stderr =
+            child.stderr.take().ok_or(StartError::NoPipe("stderr"))?;
+        let stdin = child.stdin.take().ok_or(StartError::NoPipe("stdin"))?;
         let (tx, rx) = channel();
         thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
@@ -211,32 +242,32 @@ impl Process {
             }
         });
         let running = Running { child, stdin: writer(stdin), lines: rx };
-        let hello = json!({"id": 0, "op": "hello", "protocol": 1});
         running
             .stdin
-            .send(format!("{hello}\n"))
-            .map_err(|e| format!("cannot write hello: {e}"))?;
+            .send(Call::Hello.encode(0))
+            .map_err(|e| StartError::WriteHello(e.to_string()))?;
         let answer = match running.lines.recv_timeout(self.limits.startup) {
             Ok(Some(line)) => line,
             Ok(None) => {
                 stop(running.child, self.limits.grace);
-                return Err(format!(
-                    "exited before answering hello{}",
-                    self.stderr()
-                ));
+                return Err(StartError::ExitedBeforeHello(self.stderr()));
             }
             Err(_) => {
                 stop(running.child, self.limits.grace);
-                return Err(format!(
-                    "no hello within {:?}",
-                    self.limits.startup
-                ));
+                return Err(StartError::NoHello(self.limits.startup));
             }
         };
-        let hello: Value = serde_json::from_str(&answer)
-            .map_err(|_| format!("hello answer is not JSON: {answer:.80}"))?;
-        if let Some(v) = hello.get("version").and_then(Value::as_str) {
-            self.info.version = v.to_string();
+        let hello = match Hello::decode(&answer) {
+            Ok(h) => h,
+            Err(_) => {
+                // Not an adapter we can talk to: it must not outlive us.
+                stop(running.child, self.limits.grace);
+                let quoted: String = answer.chars().take(80).collect();
+                return Err(StartError::BadHello(quoted));
+            }
+        };
+        if let Some(v) = hello.version {
+            self.info.version = v;
         }
         self.running = Some(running);
         Ok(())
@@ -249,103 +280,108 @@ impl Process {
     }
 
     /// The wire requests for a batch: consecutive decide requests about
-    /// the same body and agent share a line.
+    /// the same body and agent share a line, and so do live fetches of
+    /// one scenario by one agent.
     fn wires(requests: &[Request]) -> VecDeque<Wire> {
         let mut out: VecDeque<Wire> = VecDeque::new();
         for (i, r) in requests.iter().enumerate() {
             if local_reply(r).is_some() {
                 continue;
             }
-            if let Request::Fetch {
-                scenario, agent, live: Some(live), ..
-            } = r
+            if let Some(last) = out.back_mut()
+                && shares_line(&requests[last.slots[0]], r)
+                && let Call::Decide { urls, .. } | Call::Fetch { urls, .. } =
+                    &mut last.call
             {
-                if let Some(last) = out.back_mut() {
-                    let same = matches!(&requests[last.slots[0]],
-                        Request::Fetch { scenario: s0, agent: a0, live: Some(l0), .. }
-                            if a0 == agent && l0.robots_url == live.robots_url
-                                && (Arc::ptr_eq(s0, scenario) || s0 == scenario));
-                    if same {
-                        last.slots.push(i);
-                        if let Some(urls) = last.body["urls"].as_array_mut() {
-                            urls.push(live.url.clone().into());
-                        }
-                        continue;
-                    }
-                }
-                let body = json!({"op": "fetch", "robots_url": live.robots_url,
-                    "agent": agent, "urls": [live.url],
-                    "timeout": live.timeout.as_secs_f64()});
-                out.push_back(Wire {
-                    slots: vec![i],
-                    body,
-                    extra: fetch_extra(live.timeout),
-                });
+                let url = match r {
+                    Request::Fetch { live: Some(live), .. } => &live.url,
+                    Request::Decide { url, .. } => url,
+                    _ => unreachable!("only decide and fetch share a line"),
+                };
+                urls.push(url.clone());
+                last.slots.push(i);
                 continue;
             }
-            if let Request::Decide { robots, agent, url } = r {
-                if let Some(last) = out.back_mut() {
-                    let same = matches!(&requests[last.slots[0]],
-                        Request::Decide { robots: r0, agent: a0, .. } if a0 == agent && (Arc::ptr_eq(r0, robots) || r0 == robots));
-                    if same {
-                        last.slots.push(i);
-                        if let Some(urls) = last.body["urls"].as_array_mut() {
-                            urls.push(url.clone().into());
-                        }
-                        continue;
-                    }
-                }
-                let body = json!({"op": "decide", "robots": b64(robots), "agent": agent, "urls": [url]});
-                out.push_back(Wire {
-                    slots: vec![i],
-                    body,
-                    extra: Duration::ZERO,
-                });
-                continue;
-            }
-            let body = match r {
+            let (call, extra) = match r {
+                Request::Fetch { agent, live: Some(live), .. } => (
+                    Call::Fetch {
+                        robots_url: live.robots_url.clone(),
+                        agent: agent.clone(),
+                        urls: vec![live.url.clone()],
+                        timeout: live.timeout,
+                    },
+                    fetch_extra(live.timeout),
+                ),
+                Request::Decide { robots, agent, url } => (
+                    Call::Decide {
+                        robots: robots.clone(),
+                        agent: agent.clone(),
+                        urls: vec![url.clone()],
+                    },
+                    Duration::ZERO,
+                ),
                 Request::Sitemaps { robots } => {
-                    json!({"op": "sitemaps", "robots": b64(robots)})
+                    (Call::Sitemaps { robots: robots.clone() }, Duration::ZERO)
                 }
-                Request::CrawlDelay { robots, agent } => {
-                    json!({"op": "crawl-delay", "robots": b64(robots), "agent": agent})
-                }
+                Request::CrawlDelay { robots, agent } => (
+                    Call::CrawlDelay {
+                        robots: robots.clone(),
+                        agent: agent.clone(),
+                    },
+                    Duration::ZERO,
+                ),
                 Request::ValidToken { token } => {
-                    json!({"op": "valid-token", "token": token})
+                    (Call::ValidToken { token: token.clone() }, Duration::ZERO)
                 }
                 Request::RobotsUrl { url } => {
-                    json!({"op": "robots-url", "url": url})
+                    (Call::RobotsUrl { url: url.clone() }, Duration::ZERO)
                 }
-                Request::Governs { robots_url, url } => {
-                    json!({"op": "governs", "robots_url": robots_url, "url": url})
-                }
-                Request::Decide { .. }
-                | Request::Fetch { .. }
+                Request::Governs { robots_url, url } => (
+                    Call::Governs {
+                        robots_url: robots_url.clone(),
+                        url: url.clone(),
+                    },
+                    Duration::ZERO,
+                ),
+                Request::Fetch { live: None, .. }
                 | Request::FetchPolicy { .. } => {
-                    unreachable!("handled above")
+                    unreachable!("answered locally")
                 }
             };
-            out.push_back(Wire {
-                slots: vec![i],
-                body,
-                extra: Duration::ZERO,
-            });
+            out.push_back(Wire { slots: vec![i], call, extra });
         }
         out
     }
 
-    /// Splits a failed multi-URL decide wire into one wire per URL.
+    /// Splits a failed multi-URL wire into one wire per URL.
     fn split(wire: Wire) -> Vec<Wire> {
-        let urls = wire.body["urls"].as_array().cloned().unwrap_or_default();
-        wire.slots
-            .iter()
-            .zip(urls)
-            .map(|(&slot, url)| {
-                let mut body = wire.body.clone();
-                body["urls"] = json!([url]);
-                Wire { slots: vec![slot], body, extra: wire.extra }
+        (0..wire.slots.len())
+            .map(|i| Wire {
+                slots: vec![wire.slots[i]],
+                call: wire.call.only(i),
+                extra: wire.extra,
             })
             .collect()
+    }
+}
+
+/// `next` can ride on the line of `first`: both decide about the same
+/// body and agent, or both fetch the same live scenario as one agent.
+fn shares_line(first: &Request, next: &Request) -> bool {
+    match (first, next) {
+        (
+            Request::Decide { robots: r0, agent: a0, .. },
+            Request::Decide { robots, agent, .. },
+        ) => a0 == agent && (Arc::ptr_eq(r0, robots) || r0 == robots),
+        (
+            Request::Fetch { scenario: s0, agent: a0, live: Some(l0), .. },
+            Request::Fetch { scenario, agent, live: Some(live), .. },
+        ) => {
+            a0 == agent
+                && l0.robots_url == live.robots_url
+                && (Arc::ptr_eq(s0, scenario) || s0 == scenario)
+        }
+        _ => false,
     }
 }
 
@@ -364,64 +400,6 @@ fn stop(mut child: Child, grace: Duration) {
     }
     let _ = child.kill();
     let _ = child.wait();
-}
-
-/// Turns one answer line into replies for `n` requests.
-fn parse_answer(
-    line: &str,
-    id: u64,
-    op: &str,
-    n: usize,
-) -> Result<Vec<Reply>, String> {
-    let v: Value = serde_json::from_str(line)
-        .map_err(|_| format!("not JSON: {line:.120}"))?;
-    if v.get("id").and_then(Value::as_u64) != Some(id) {
-        return Err(format!(
-            "answer for id {} where {id} was due: {line:.120}",
-            v["id"]
-        ));
-    }
-    if let Some(why) = v.get("unsupported") {
-        let why = why.as_str().unwrap_or("unsupported").to_string();
-        return Ok(vec![Reply::NotApplicable { why }; n]);
-    }
-    if let Some(e) = v.get("error") {
-        let message = e.as_str().map_or_else(|| e.to_string(), str::to_string);
-        return Ok(vec![Reply::Error { message }; n]);
-    }
-    if op != "decide" && op != "fetch" {
-        let value = v
-            .get("value")
-            .cloned()
-            .ok_or_else(|| format!("no value: {line:.120}"))?;
-        return Ok(vec![Reply::Value { value }]);
-    }
-    let results =
-        v.get("results").and_then(Value::as_array).ok_or("no results")?;
-    if results.len() != n {
-        return Err(format!("{} results for {n} URLs", results.len()));
-    }
-    results
-        .iter()
-        .map(|r| {
-            match (r.get("verdict").and_then(Value::as_str), r.get("error")) {
-                (Some("allowed"), _) => Ok(Reply::Verdict {
-                    verdict: Verdict::Allowed,
-                    explanation: None,
-                }),
-                (Some("disallowed"), _) => Ok(Reply::Verdict {
-                    verdict: Verdict::Disallowed,
-                    explanation: None,
-                }),
-                (_, Some(e)) => Ok(Reply::Error {
-                    message: e
-                        .as_str()
-                        .map_or_else(|| e.to_string(), str::to_string),
-                }),
-                _ => Err(format!("bad result {r}")),
-            }
-        })
-        .collect()
 }
 
 impl Adapter for Process {
@@ -445,6 +423,7 @@ impl Adapter for Process {
             if self.running.is_none()
                 && let Err(e) = self.start()
             {
+                let e = e.to_string();
                 for w in
                     flight.drain(..).map(|(_, w)| w).chain(pending.drain(..))
                 {
@@ -461,9 +440,7 @@ impl Adapter for Process {
                 let Some(wire) = pending.pop_front() else { break };
                 let id = self.next_id;
                 self.next_id += 1;
-                let mut line = wire.body.clone();
-                line["id"] = id.into();
-                if running.stdin.send(format!("{line}\n")).is_err() {
+                if running.stdin.send(wire.call.encode(id)).is_err() {
                     pending.push_front(wire);
                     break;
                 }
@@ -471,19 +448,23 @@ impl Adapter for Process {
             }
             let Some((id, wire)) = flight.pop_front() else { continue };
             let n = wire.slots.len();
-            let op = wire.body["op"].as_str().unwrap_or("decide").to_string();
+            let op = wire.call.op();
             let deadline =
                 self.limits.base + self.limits.per_url * n as u32 + wire.extra;
             let failure = match running.lines.recv_timeout(deadline) {
-                Ok(Some(line)) => match parse_answer(&line, id, &op, n) {
-                    Ok(rs) => {
-                        for (s, r) in wire.slots.iter().zip(rs) {
-                            replies[*s] = Some(r);
+                Ok(Some(line)) => {
+                    match wire::decode_answer(&line, id, op, n) {
+                        Ok(rs) => {
+                            for (s, r) in wire.slots.iter().zip(rs) {
+                                replies[*s] = Some(r);
+                            }
+                            continue;
                         }
-                        continue;
+                        Err(e) => {
+                            Reply::ProtocolError { message: e.to_string() }
+                        }
                     }
-                    Err(e) => Reply::ProtocolError { message: e },
-                },
+                }
                 Ok(None) => Reply::Crashed {
                     message: format!("the process exited{}", self.stderr()),
                 },

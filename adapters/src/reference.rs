@@ -1,14 +1,17 @@
 //! The reference oracle (`robots-oracle`) as an adapter, one instance per
 //! profile: `reference` (rfc9309) and `reference-google`.
+//!
+//! The one place that converts the protocol's vocabulary
+//! ([`crate::scenario`]) into the oracle's (`robots_oracle::fetch`). It
+//! translates and explains; it never adjusts what the oracle decides.
 
 use std::sync::Arc;
 
-use robots_oracle::fetch::{Access, FetchProfile, Scenario, access};
+use robots_oracle::fetch::{self as model, Access, FetchProfile, access};
 use robots_oracle::{Profile, RobotsTxt};
 
-use crate::{
-    Adapter, Capabilities, Explanation, Info, Reply, Request, Verdict,
-};
+use crate::scenario::{Answer, NetworkError, Scenario};
+use crate::{Adapter, Capabilities, Explanation, Info, Reply, Request};
 
 /// The oracle under one profile. Keeps the last parsed body, so a batch
 /// of requests about one file parses it once.
@@ -68,7 +71,7 @@ impl Reference {
     ) -> &(Arc<Scenario>, Access, Option<RobotsTxt>) {
         let fresh = !matches!(&self.last_fetch, Some((s, ..)) if Arc::ptr_eq(s, scenario) || **s == **scenario);
         if fresh {
-            let a = access(scenario, &self.fetch_profile);
+            let a = access(&to_model(scenario), &self.fetch_profile);
             let robots =
                 a.body.as_ref().map(|b| RobotsTxt::parse(b, &self.profile));
             self.last_fetch = Some((scenario.clone(), a, robots));
@@ -106,10 +109,7 @@ fn fetch_reply(
                 "rules": d.rules.as_ref().and_then(|r| serde_json::to_value(r).ok()),
             });
             Reply::Verdict {
-                verdict: match d.verdict {
-                    robots_oracle::Verdict::Allowed => Verdict::Allowed,
-                    robots_oracle::Verdict::Disallowed => Verdict::Disallowed,
-                },
+                verdict: d.verdict,
                 explanation: Some(Box::new(Explanation {
                     reason: d.rules.as_ref().map_or_else(
                         || a.policy.as_str().to_string(),
@@ -125,6 +125,51 @@ fn fetch_reply(
             }
         }
         Err(e) => Reply::Error { message: e.to_string() },
+    }
+}
+
+/// The protocol's scenario as the oracle's fetch model reads it: field
+/// for field, nothing added or dropped.
+fn to_model(s: &Scenario) -> model::Scenario {
+    model::Scenario {
+        start: s.start.clone(),
+        routes: s
+            .routes
+            .iter()
+            .map(|r| model::Route {
+                url: r.url.clone(),
+                answer: answer_to_model(&r.answer),
+            })
+            .collect(),
+        cached: s.cached.as_ref().map(|c| model::Cached {
+            body: c.body.clone(),
+            age: c.age,
+            cache_control: c.cache_control.clone(),
+        }),
+        unreachable_for: s.unreachable_for,
+        site_available: s.site_available,
+    }
+}
+
+fn answer_to_model(a: &Answer) -> model::Answer {
+    match a {
+        Answer::Response(r) => model::Answer::Response(model::Response {
+            status: r.status,
+            headers: r.headers.clone(),
+            body: r.body.clone(),
+            delay_ms: r.delay_ms,
+        }),
+        Answer::Network(e) => model::Answer::Network(match e {
+            NetworkError::Dns => model::NetworkError::Dns,
+            NetworkError::Refused => model::NetworkError::Refused,
+            NetworkError::Timeout => model::NetworkError::Timeout,
+            NetworkError::Dropped => model::NetworkError::Dropped,
+            NetworkError::Truncated => model::NetworkError::Truncated,
+            NetworkError::BadChunking => model::NetworkError::BadChunking,
+            NetworkError::InvalidResponse => {
+                model::NetworkError::InvalidResponse
+            }
+        }),
     }
 }
 
@@ -154,11 +199,7 @@ impl Adapter for Reference {
             Request::Decide { robots, agent, url } => {
                 match self.parsed(robots).decide(agent, url) {
                     Ok(d) => Reply::Verdict {
-                        verdict: if d.is_allowed() {
-                            Verdict::Allowed
-                        } else {
-                            Verdict::Disallowed
-                        },
+                        verdict: d.verdict,
                         explanation: Some(Box::new(explanation(&d))),
                     },
                     Err(e) => Reply::Error { message: e.to_string() },
@@ -197,7 +238,7 @@ impl Adapter for Reference {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use robots_oracle::fetch::Answer;
+    use crate::Verdict;
 
     #[test]
     fn fetch_answers_explain_the_clause() {

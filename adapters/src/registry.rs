@@ -1,6 +1,9 @@
 //! Every adapter the harness knows by name: the reference oracle (one per
 //! profile), the in-process Rust crates, and the out-of-process adapters
 //! under `adapters/ext/`.
+//!
+//! It names and opens adapters; it never asks them anything itself and
+//! never chooses expectations (the runner does).
 
 use std::process::{Command, Stdio};
 use std::time::Duration;

@@ -1,11 +1,17 @@
 //! The questions the harness asks and the answers adapters give.
+//!
+//! Data and the capability check only: nothing here decides a request
+//! or knows robots.txt semantics, and nothing here names the oracle.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use robots_oracle::FIVE_HUNDRED_KIB;
-use robots_oracle::fetch::Scenario;
+use crate::scenario::Scenario;
+use crate::wire::Op;
 use serde::Serialize;
+
+use crate::Verdict;
 
 /// Where a fetch scenario is served live (by the harness's fixture
 /// server, on loopback), for adapters that fetch robots.txt by themselves.
@@ -113,15 +119,20 @@ impl Request {
 
     /// The operation's name, as in the wire protocol.
     pub fn op(&self) -> &'static str {
+        self.operation().as_str()
+    }
+
+    /// The operation.
+    pub fn operation(&self) -> Op {
         match self {
-            Request::Decide { .. } => "decide",
-            Request::Sitemaps { .. } => "sitemaps",
-            Request::CrawlDelay { .. } => "crawl-delay",
-            Request::ValidToken { .. } => "valid-token",
-            Request::RobotsUrl { .. } => "robots-url",
-            Request::Fetch { .. } => "fetch",
-            Request::FetchPolicy { .. } => "fetch-policy",
-            Request::Governs { .. } => "governs",
+            Request::Decide { .. } => Op::Decide,
+            Request::Sitemaps { .. } => Op::Sitemaps,
+            Request::CrawlDelay { .. } => Op::CrawlDelay,
+            Request::ValidToken { .. } => Op::ValidToken,
+            Request::RobotsUrl { .. } => Op::RobotsUrl,
+            Request::Fetch { .. } => Op::Fetch,
+            Request::FetchPolicy { .. } => Op::FetchPolicy,
+            Request::Governs { .. } => Op::Governs,
         }
     }
 
@@ -136,26 +147,6 @@ impl Request {
             | Request::Fetch { .. }
             | Request::FetchPolicy { .. }
             | Request::Governs { .. } => None,
-        }
-    }
-}
-
-/// Allowed or disallowed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Verdict {
-    /// Access allowed.
-    Allowed,
-    /// Access disallowed.
-    Disallowed,
-}
-
-impl Verdict {
-    /// `allowed` or `disallowed`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Allowed => "allowed",
-            Verdict::Disallowed => "disallowed",
         }
     }
 }
@@ -243,6 +234,18 @@ impl Reply {
     }
 }
 
+/// Why a parser cannot be asked a request: a capability it lacks
+/// ([`Capabilities::admits`]). Becomes a [`Reply::NotApplicable`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct NotAdmitted(pub &'static str);
+
+impl From<NotAdmitted> for Reply {
+    fn from(n: NotAdmitted) -> Reply {
+        Reply::not_applicable(n.0)
+    }
+}
+
 /// What a parser can be asked. In a manifest (`[capabilities]`), missing
 /// keys take their [`Capabilities::decide_only`] value.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -320,9 +323,9 @@ impl Capabilities {
 
     /// `Err(why)` when a parser with these capabilities cannot be asked
     /// `request`; the harness then records not-applicable without asking.
-    pub fn admits(&self, request: &Request) -> Result<(), String> {
-        let refuse = |ok: bool, why: &str| {
-            if ok { Ok(()) } else { Err(why.to_string()) }
+    pub fn admits(&self, request: &Request) -> Result<(), NotAdmitted> {
+        let refuse = |ok: bool, why: &'static str| {
+            if ok { Ok(()) } else { Err(NotAdmitted(why)) }
         };
         if let Some(body) = request.robots() {
             refuse(

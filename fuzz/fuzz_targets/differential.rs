@@ -39,9 +39,9 @@ use robots_adapters::rust::{
     robotstxt::Robotstxt, robotstxt_rs::RobotstxtRs, robotxt::Robotxt,
     texting_robots::TextingRobots,
 };
-use robots_adapters::{Reply, Request, Verdict as AdapterVerdict};
+use robots_adapters::{Reply, Request};
 use robots_conformance_fuzz::{Input, MAX_BODY, known_deviation};
-use robots_gen::{Explanation, classify};
+use robots_gen::{Classification, classify};
 use robots_oracle::{Profile, RobotsTxt, Verdict};
 
 /// The adapters declared Google-compatible: an unexplained disagreement
@@ -129,13 +129,9 @@ fn ask(parser: &mut dyn Parser, request: &Request) -> Option<Verdict> {
     IN_ADAPTER.with(|f| f.set(true));
     let reply = catch_unwind(AssertUnwindSafe(|| parser.answer(request)));
     IN_ADAPTER.with(|f| f.set(false));
+    // One `Verdict` type: the adapters re-export the oracle's.
     match reply {
-        Ok(Reply::Verdict { verdict: AdapterVerdict::Allowed, .. }) => {
-            Some(Verdict::Allowed)
-        }
-        Ok(Reply::Verdict { verdict: AdapterVerdict::Disallowed, .. }) => {
-            Some(Verdict::Disallowed)
-        }
+        Ok(Reply::Verdict { verdict, .. }) => Some(verdict),
         _ => None,
     }
 }
@@ -220,7 +216,7 @@ fuzz_target!(|input: Input| -> Corpus {
                 continue;
             }
             let why = classify(&body, &check.agent, url, profile, theirs);
-            if why != Explanation::Unexplained {
+            if why != Classification::Unexplained {
                 continue;
             }
             if let Some(known) = known_deviation(

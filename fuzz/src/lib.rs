@@ -8,7 +8,7 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 use arbitrary::{Arbitrary, Unstructured};
-use robots_gen::{Check, Explanation, SplitMix, classify};
+use robots_gen::{Check, Classification, SplitMix, classify};
 use robots_oracle::{Profile, RobotsTxt, RuleKind, Verdict};
 
 /// A generated check, drawn from the fuzzer's bytes followed by a fixed
@@ -407,7 +407,7 @@ pub fn known_deviation(
         let d = RobotsTxt::parse(b, profile).decide(agent, url).ok();
         d.is_some_and(|d| d.verdict == theirs)
             || classify(b, agent, url, profile, theirs)
-                != Explanation::Unexplained
+                != Classification::Unexplained
     };
     for k in &mine {
         if let Some(b) = (k.rewrite)(body)

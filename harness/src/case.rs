@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use base64::Engine;
-use robots_oracle::fetch::{
+use robots_adapters::scenario::{
     Answer, Cached, DEFAULT_START, NetworkError, Policy, Response, Route,
     Scenario,
 };
@@ -518,7 +518,8 @@ pub fn parse_duration(text: &str) -> Result<u64, String> {
 /// start's authority.
 fn absolute_on(start: &str, at: &str) -> String {
     if at.starts_with('/') {
-        let origin = robots_oracle::fetch::origin(start).unwrap_or_default();
+        let origin =
+            robots_adapters::scenario::origin(start).unwrap_or_default();
         format!("{origin}{at}")
     } else {
         at.to_string()
@@ -592,7 +593,7 @@ fn answer_of(a: &AnswerToml<'_>, body: &Arc<[u8]>) -> Result<Answer, String> {
 /// Builds the scenario of `[case.fetch]`.
 fn scenario_of(f: &FetchToml, body: &Arc<[u8]>) -> Result<Scenario, String> {
     let start = f.start.clone().unwrap_or_else(|| DEFAULT_START.into());
-    if robots_oracle::fetch::origin(&start).is_none() {
+    if robots_adapters::scenario::origin(&start).is_none() {
         return Err(format!("start `{start}` is not an absolute URL"));
     }
     let mut routes = Vec::new();
@@ -615,7 +616,7 @@ fn scenario_of(f: &FetchToml, body: &Arc<[u8]>) -> Result<Scenario, String> {
     }
     for r in &f.routes {
         let url = absolute_on(&start, &r.at);
-        if robots_oracle::fetch::origin(&url).is_none() {
+        if robots_adapters::scenario::origin(&url).is_none() {
             return Err(format!(
                 "route `{}` is not a path or absolute URL",
                 r.at

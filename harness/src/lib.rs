@@ -10,13 +10,9 @@
 #![deny(missing_docs)]
 
 pub mod baseline;
-pub mod bench;
 pub mod case;
 pub mod certify;
-pub mod corpus;
 pub mod coverage;
-pub mod diff;
-pub mod fixture;
 pub mod matrix;
 pub mod render;
 pub mod report;

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use robots_adapters::Reply;
-use robots_oracle::fetch::{Answer, Scenario};
+use robots_adapters::scenario::{Answer, Scenario};
 
 use crate::case::{Case, Check, Question};
 use crate::suite::Suite;

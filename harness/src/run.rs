@@ -3,12 +3,12 @@
 
 use std::sync::Arc;
 
+use robots_adapters::scenario::{Answer, Scenario};
 use robots_adapters::{Adapter, Reply, Request, Verdict};
-use robots_oracle::fetch::{Answer, Scenario};
 use serde::Serialize;
 
 use crate::case::{Case, Check, Expected, Question};
-use crate::fixture::Fixture;
+use robots_fixture::{Fixture, FixtureError};
 
 /// How one check went for one adapter.
 #[derive(
@@ -132,8 +132,9 @@ fn serve_live(
     if !requests.iter().any(|r| matches!(r, Request::Fetch { .. })) {
         return None;
     }
-    let fixture = Fixture::supports(scenario).and_then(|()| {
-        Fixture::start(scenario).map_err(|e| format!("fixture server: {e}"))
+    let fixture = Fixture::start(scenario).map_err(|e| match e {
+        FixtureError::Unsupported(why) => why.to_string(),
+        other => format!("fixture server: {other}"),
     });
     match fixture {
         Ok(f) => {
@@ -287,7 +288,7 @@ pub fn run_cases<'a>(
                     requests.push(req);
                     replies.push(None);
                 }
-                Err(why) => replies.push(Some(Reply::not_applicable(why))),
+                Err(why) => replies.push(Some(why.into())),
             }
         }
         let mut answers = adapter.answer_batch(&requests).into_iter();

@@ -15,13 +15,13 @@ use std::sync::Arc;
 
 use robots_adapters::process::Limits;
 use robots_adapters::registry::{self, Host, Status};
+use robots_adapters::scenario::{Answer, Route, Scenario};
 use robots_adapters::{Adapter, Reply, Request};
-use robots_conformance::case::Question;
-use robots_conformance::fixture::Fixture;
-use robots_conformance::render::failure;
-use robots_conformance::run::{CheckResult, Outcome, run_cases};
-use robots_conformance::suite::{Suite, default_root};
-use robots_oracle::fetch::{Answer, Route, Scenario};
+use robots_fixture::Fixture;
+use robots_runner::case::Question;
+use robots_runner::render::failure;
+use robots_runner::run::{CheckResult, Outcome, run_cases};
+use robots_runner::suite::{Suite, default_root};
 
 fn fetch_suite() -> Suite {
     let root = default_root();

@@ -15,12 +15,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use robots_adapters::oracle::{Profile, RobotsTxt};
 use robots_adapters::reference::Reference;
-use robots_conformance::case::{Case, PROFILES, Question};
-use robots_conformance::render::failure;
-use robots_conformance::run::{Outcome, run_cases};
-use robots_conformance::suite::{Suite, default_root};
+use robots_oracle::{Profile, RobotsTxt};
+use robots_runner::case::{Case, PROFILES, Question};
+use robots_runner::render::failure;
+use robots_runner::run::{Outcome, run_cases};
+use robots_runner::suite::{Suite, default_root};
 
 /// The file a full check name lives in: all but the last two parts.
 fn file_of(root: &Path, name: &str) -> Option<PathBuf> {
@@ -93,7 +93,7 @@ fn main() {
     }));
     let mut trials = Vec::new();
     for e in &suite.errors {
-        let prefix = robots_conformance::case::name_prefix(&root, &e.file);
+        let prefix = robots_runner::case::name_prefix(&root, &e.file);
         let message = format!("bug in test case: {e}");
         trials.push(Trial::test(format!("{prefix}::<load>"), move || {
             Err(message.into())

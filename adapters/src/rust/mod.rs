@@ -1,6 +1,8 @@
 //! In-process Rust crates, one file each, each behind a cargo feature of
 //! the same name (all on by default). Each file only translates a
 //! [`Request`] into the crate's call and its result into a [`Reply`].
+//! They never work around their crate's quirks, and never consult the
+//! oracle.
 
 #[cfg(feature = "robotparser")]
 pub mod robotparser;

@@ -11,6 +11,8 @@
 //! crate maps 401/403 to "disallow all", 200 to the rules and every other
 //! status (2xx, 4xx, 5xx alike) to "allow all"; a transport error is its
 //! `Err`, reported as an error.
+//!
+//! Like every file in `rust/`, it only translates (never the oracle).
 
 use robotparser::http::RobotsTxtClient;
 use robotparser::parser::parse_robots_txt;

@@ -4,6 +4,8 @@
 //! Takes the body as `&str` (invalid UTF-8 replaced) and a path. Known
 //! deviations: no wildcards; first-match precedence; panics when a rule
 //! is sliced inside a multibyte character of the path (the probe).
+//!
+//! Like every file in `rust/`, it only translates (never the oracle).
 
 use robots_txt::Robots;
 use robots_txt::matcher::SimpleMatcher;

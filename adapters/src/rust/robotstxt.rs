@@ -5,6 +5,8 @@
 //! percent-encoded; re-parses the body on every call. Known deviations:
 //! no `/robots.txt` special case; its matcher is exponential on runs of
 //! `*` (the probe's H2 hangs), hence the isolation deadline.
+//!
+//! Like every file in `rust/`, it only translates (never the oracle).
 
 use robotstxt::DefaultMatcher;
 

@@ -2,6 +2,8 @@
 //!
 //! Takes the body as `&str` (invalid UTF-8 replaced) and a path. Known
 //! deviation (probe): a group with allow rules but no match disallows.
+//!
+//! Like every file in `rust/`, it only translates (never the oracle).
 
 use robotstxt_rs::RobotsTxt;
 

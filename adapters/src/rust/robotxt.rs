@@ -12,9 +12,14 @@
 //! is `TooManyRedirects`; 4xx is `Unavailable`; 5xx, any other status and
 //! network errors are `Unreachable`. The crate has no cache and no clock,
 //! so scenarios with a cached copy or a past outage are not applicable.
+//! Following the redirects is the crawler's HTTP client's job, which the
+//! crate leaves to its user; the adapter plays it on the scenario's route
+//! table (five redirects, as `AccessResult::TooManyRedirects` documents),
+//! not with the oracle's fetch model.
 
-use robots_oracle::fetch::{Answer, Scenario};
 use robotxt::{AccessResult, Robots};
+
+use crate::scenario::{Answer, Scenario, resolve};
 
 use super::{LastParse, info, path_and_query};
 use crate::isolate::Parser;
@@ -77,17 +82,34 @@ fn from_access(scenario: &Scenario, agent: &str, url: &str) -> Reply {
     if scenario.cached.is_some() || scenario.unreachable_for > 0 {
         return Reply::not_applicable("no cache or outage clock in robotxt");
     }
-    let fetched = scenario.fetch(5);
-    let access = match fetched.last() {
-        _ if fetched.too_many_redirects => AccessResult::TooManyRedirects,
+    let last = follow(scenario, MAX_REDIRECTS);
+    let access = match &last {
+        None => AccessResult::TooManyRedirects,
         Some(Answer::Response(r)) if (200..300).contains(&r.status) => {
             AccessResult::Successful(&r.body)
         }
         Some(Answer::Response(r)) if (400..500).contains(&r.status) => {
             AccessResult::Unavailable
         }
-        _ => AccessResult::Unreachable,
+        Some(_) => AccessResult::Unreachable,
     };
     let r = Robots::from_access(access, agent);
     Reply::verdict(r.is_allowed(&path_and_query(url)))
+}
+
+/// Redirects followed before `TooManyRedirects` (RFC 9309 §2.3.1.2).
+const MAX_REDIRECTS: usize = 5;
+
+/// The answer after following at most `max` redirects from the start;
+/// `None` when one more redirect would be needed.
+fn follow(scenario: &Scenario, max: usize) -> Option<Answer> {
+    let mut url = scenario.start.clone();
+    for _ in 0..=max {
+        let answer = scenario.answer(&url);
+        match answer.location() {
+            Some(l) => url = resolve(&url, l),
+            None => return Some(answer),
+        }
+    }
+    None
 }

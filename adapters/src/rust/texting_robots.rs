@@ -3,6 +3,8 @@
 //!
 //! Takes the body as bytes and the crawler's token; `allowed` takes a
 //! path or an absolute URL. A body it rejects is an error reply.
+//!
+//! Like every file in `rust/`, it only translates (never the oracle).
 
 use texting_robots::Robot;
 

@@ -1,0 +1,165 @@
+//! `check`: one robots.txt file, one agent, some URLs.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context;
+use robots_adapters::reference::Reference;
+use robots_adapters::{Adapter, Reply, Request};
+
+/// Decide URLs against one robots.txt file.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The robots.txt file, read as raw bytes (`-` for stdin)
+    #[arg(long, value_name = "FILE")]
+    robots: PathBuf,
+    /// The crawler's product token (e.g. FooBot)
+    #[arg(long, value_name = "TOKEN")]
+    agent: String,
+    /// The profile the oracle decides under
+    #[arg(long, default_value = "rfc9309", value_parser = ["rfc9309", "google"])]
+    profile: String,
+    /// Explain each decision: groups, matching rules, winner, reason
+    #[arg(long)]
+    explain: bool,
+    /// Print the decisions as JSON
+    #[arg(long)]
+    json: bool,
+    /// Ask this adapter instead of the oracle; `all` asks every ready
+    /// adapter and prints the answers side by side with the oracle's
+    #[arg(long)]
+    adapter: Option<String>,
+    /// URLs: absolute, or paths with optional query
+    #[arg(required = true, value_name = "URL")]
+    urls: Vec<String>,
+}
+
+fn read_body(path: &PathBuf) -> anyhow::Result<Vec<u8>> {
+    if path.as_os_str() == "-" {
+        let mut body = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut body)
+            .context("reading robots.txt from stdin")?;
+        return Ok(body);
+    }
+    std::fs::read(path).with_context(|| format!("reading {}", path.display()))
+}
+
+/// The ready adapter `name`; a Rust crate runs in a child process so a
+/// hang can be killed.
+fn open_adapter(name: &str) -> anyhow::Result<Box<dyn Adapter>> {
+    use robots_adapters::process::Limits;
+    use robots_adapters::registry::{self, Host, Status};
+    let entry = registry::find(name).ok_or_else(|| {
+        anyhow::anyhow!("no adapter `{name}` (see `adapters list`)")
+    })?;
+    if let Status::Unavailable { why, fix } = registry::status(&entry) {
+        anyhow::bail!("{name} is unavailable: {why} (fix: {fix})");
+    }
+    let host =
+        std::env::current_exe().map(Host::Process).unwrap_or(Host::Thread);
+    Ok(registry::open(&entry, Limits::default(), &host))
+}
+
+/// Every ready adapter's answer for each URL, beside the oracle's.
+fn side_by_side(a: &Args, requests: &[Request]) -> anyhow::Result<i32> {
+    use robots_adapters::process::Limits;
+    use robots_adapters::registry::{self, Host, Status};
+    let host =
+        std::env::current_exe().map(Host::Process).unwrap_or(Host::Thread);
+    let entries: Vec<_> = registry::all()
+        .into_iter()
+        .filter(|e| registry::status(e) == Status::Ready)
+        .collect();
+    let answers: Vec<(String, Vec<Reply>)> = std::thread::scope(|s| {
+        let handles: Vec<_> = entries
+            .iter()
+            .map(|e| {
+                let host = &host;
+                s.spawn(move || {
+                    let mut adapter =
+                        registry::open(e, Limits::default(), host);
+                    let caps = adapter.info().capabilities;
+                    let replies = requests
+                        .iter()
+                        .map(|r| match caps.admits(r) {
+                            Ok(()) => adapter.answer(r),
+                            Err(why) => why.into(),
+                        })
+                        .collect();
+                    (e.info.name.clone(), replies)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("adapter thread"))
+            .collect()
+    });
+    let oracle_name = Reference::name_for(&a.profile);
+    for (i, url) in a.urls.iter().enumerate() {
+        println!("{url}");
+        let oracle = answers
+            .iter()
+            .find(|(n, _)| *n == oracle_name)
+            .map(|(_, r)| r[i].word());
+        for (name, replies) in &answers {
+            let word = replies[i].word();
+            let mark = match (oracle, &replies[i]) {
+                (_, Reply::NotApplicable { .. }) => "",
+                (Some(o), _) if o != word => "  <- differs from the oracle",
+                _ => "",
+            };
+            println!("  {word:<15} {name}{mark}");
+        }
+    }
+    Ok(0)
+}
+
+pub fn run(a: Args) -> anyhow::Result<i32> {
+    let robots: Arc<[u8]> = read_body(&a.robots)?.into();
+    let requests: Vec<Request> = a
+        .urls
+        .iter()
+        .map(|url| Request::Decide {
+            robots: robots.clone(),
+            agent: a.agent.clone(),
+            url: url.clone(),
+        })
+        .collect();
+    let mut adapter: Box<dyn Adapter> = match a.adapter.as_deref() {
+        Some("all") => return side_by_side(&a, &requests),
+        Some(name) => open_adapter(name)?,
+        // OK: clap restricts --profile to the built-in names.
+        None => Box::new(
+            Reference::for_profile(&a.profile).expect("built-in profile"),
+        ),
+    };
+    let replies = adapter.answer_batch(&requests);
+    let mut code = 0;
+    let mut json = Vec::new();
+    for (url, reply) in a.urls.iter().zip(&replies) {
+        if a.json {
+            json.push(serde_json::json!({ "url": url, "reply": reply }));
+            continue;
+        }
+        match reply {
+            Reply::Verdict { verdict, explanation } => {
+                println!("{} {url}", verdict.as_str());
+                if let (true, Some(ex)) = (a.explain, explanation) {
+                    print!("{}", ex.text);
+                }
+            }
+            Reply::Error { message } => {
+                eprintln!("robots-conformance: {message}");
+                code = 2;
+            }
+            other => println!("{} {url}", other.word()),
+        }
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&json)?);
+    }
+    Ok(code)
+}

@@ -1,0 +1,271 @@
+//! `diff`: differential fuzzing against the oracle, and `promote`.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
+use robots_adapters::process::Limits;
+use robots_adapters::registry::{self, Host};
+use robots_diff::corpus;
+use robots_diff::{Report, Settings, finding};
+
+use super::matrix::select_entries;
+
+/// Find, minimise and classify where parsers disagree with the oracle.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Adapters: `ready`, or names separated by commas
+    #[arg(long, default_value = "ready")]
+    adapters: String,
+    /// Stop after this long (e.g. 60s, 2m)
+    #[arg(long, value_parser = parse_duration)]
+    time: Option<Duration>,
+    /// Stop after this many generated inputs
+    #[arg(long)]
+    cases: Option<u64>,
+    /// Seed of the generated stream
+    #[arg(long, default_value_t = 9309)]
+    seed: u64,
+    /// Use the real files of this corpus (.tar.gz) instead of generated
+    /// ones: agents from each file's groups, URLs from its rules
+    #[arg(long, value_name = "FILE")]
+    corpus: Option<PathBuf>,
+    /// Write findings/*.toml, summary.json and state.json here; a rerun
+    /// with the same seed resumes after the last check done
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Predicate calls allowed to minimise one finding
+    #[arg(long, default_value_t = 400)]
+    minimise_budget: usize,
+}
+
+fn parse_duration(s: &str) -> Result<Duration, String> {
+    let (n, unit) = s.split_at(
+        s.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(s.len()),
+    );
+    let n: f64 = n.parse().map_err(|_| format!("bad duration `{s}`"))?;
+    let secs = match unit {
+        "" | "s" => n,
+        "m" => n * 60.0,
+        "h" => n * 3600.0,
+        "ms" => n / 1000.0,
+        _ => return Err(format!("bad duration unit in `{s}` (s, m, h, ms)")),
+    };
+    Ok(Duration::from_secs_f64(secs))
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct State {
+    seed: u64,
+    next: u64,
+}
+
+pub fn run(a: Args) -> anyhow::Result<i32> {
+    let entries: Vec<_> = select_entries(&a.adapters)?
+        .into_iter()
+        .filter(|e| !matches!(e.kind, registry::Kind::Reference(_)))
+        .collect();
+    anyhow::ensure!(
+        !entries.is_empty(),
+        "no adapters to compare with the oracle"
+    );
+    let limits = Limits::default();
+    let mut adapters: Vec<_> = entries
+        .iter()
+        .map(|e| registry::open(e, limits, &Host::Thread))
+        .collect();
+    let mut start = 0;
+    if let Some(dir) = &a.out {
+        std::fs::create_dir_all(dir.join("findings"))?;
+        if let Ok(text) = std::fs::read_to_string(dir.join("state.json"))
+            && let Ok(s) = serde_json::from_str::<State>(&text)
+            && s.seed == a.seed
+            && a.corpus.is_none()
+        {
+            start = s.next;
+            eprintln!("resuming seed {} at check {start}", a.seed);
+        }
+    }
+    let time = a.time.or(if a.cases.is_none() {
+        Some(Duration::from_secs(60))
+    } else {
+        None
+    });
+    let settings = Settings {
+        seed: a.seed,
+        start,
+        max_inputs: a.cases,
+        time,
+        minimise_budget: a.minimise_budget,
+        per_key: 3,
+        batch: 64,
+    };
+    let mut inputs: Box<dyn Iterator<Item = (String, robots_diff::Input)>> =
+        match &a.corpus {
+            Some(path) => {
+                let files =
+                    corpus::read(path).map_err(|e| anyhow::anyhow!("{e}"))?;
+                eprintln!("{} files from {}", files.len(), path.display());
+                let seed = a.seed;
+                Box::new(files.into_iter().enumerate().flat_map(
+                    move |(i, f)| {
+                        robots_gen::from_file(&f.body, seed ^ i as u64, 4, 6)
+                            .into_iter()
+                            .map(move |c| {
+                                (format!("corpus file {}", f.name), c)
+                            })
+                    },
+                ))
+            }
+            None => {
+                let seed = a.seed;
+                Box::new((start..).map(move |i| {
+                    (
+                        format!("seed {seed} check {i}"),
+                        robots_gen::from_seed(seed, i),
+                    )
+                }))
+            }
+        };
+    let bar = ProgressBar::new_spinner().with_style(
+        ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+            .expect("valid template"),
+    );
+    let mut progress = |done: usize, found: usize| {
+        bar.set_message(format!("{done} inputs, {found} distinct findings"));
+        bar.tick();
+    };
+    let report =
+        robots_diff::run(&mut adapters, &mut inputs, &settings, &mut progress);
+    bar.finish_and_clear();
+    print_table(&report);
+    if let Some(dir) = &a.out {
+        write_out(dir, &report, a.corpus.is_none())?;
+        println!("findings: {}", dir.join("findings").display());
+    }
+    Ok(0)
+}
+
+fn print_table(r: &Report) {
+    // Pairs of switches are counted under their first axis.
+    let first = |a: &str| a.split('+').next().unwrap_or_default().to_string();
+    let mut axes: Vec<String> = r
+        .adapters
+        .values()
+        .flat_map(|t| t.axes.keys().map(|a| first(a)))
+        .collect();
+    axes.sort();
+    axes.dedup();
+    print!(
+        "{:<32} {:>8} {:>9} {:>9} {:>9}",
+        "adapter", "checks", "checks/s", "rfc9309%", "google%"
+    );
+    for a in &axes {
+        print!(" {:>12}", a.chars().take(12).collect::<String>());
+    }
+    println!();
+    for (name, t) in &r.adapters {
+        let pct = |p: &str| {
+            let d = t.disagreements_by_profile.get(p).copied().unwrap_or(0);
+            if t.checks == 0 {
+                0.0
+            } else {
+                100.0 * d as f64 / t.checks as f64
+            }
+        };
+        print!(
+            "{:<32} {:>8} {:>9.0} {:>8.1}% {:>8.1}%",
+            name,
+            t.checks,
+            t.rate(),
+            pct("rfc9309"),
+            pct("google")
+        );
+        for a in &axes {
+            let n: usize = t
+                .axes
+                .iter()
+                .filter(|(k, _)| first(k) == *a)
+                .map(|(_, n)| n)
+                .sum();
+            print!(" {n:>12}");
+        }
+        println!();
+    }
+    println!(
+        "{} inputs, {} checks in {:.1} s; oracle {:.0} checks/s; {} distinct findings",
+        r.inputs,
+        r.checks,
+        r.seconds,
+        r.oracle_rate,
+        r.findings.len()
+    );
+    let unexplained: Vec<_> =
+        r.findings.iter().filter(|f| f.axis == "unexplained").collect();
+    for f in unexplained.iter().take(10) {
+        let shared = if f.shared_with.is_empty() {
+            "no other adapter answers so".to_string()
+        } else {
+            format!("shared with {}", f.shared_with.join(", "))
+        };
+        println!(
+            "unexplained: {} ({shared}) {:?} agent={} url={}",
+            f.adapter,
+            String::from_utf8_lossy(&f.robots),
+            f.agent,
+            f.url
+        );
+    }
+}
+
+fn write_out(
+    dir: &std::path::Path,
+    r: &Report,
+    resumable: bool,
+) -> anyhow::Result<()> {
+    for f in &r.findings {
+        let path =
+            dir.join("findings").join(format!("{}.toml", finding::id(f)));
+        std::fs::write(&path, finding::to_toml(f))
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    std::fs::write(
+        dir.join("summary.json"),
+        serde_json::to_string_pretty(r)?,
+    )?;
+    if resumable {
+        std::fs::write(
+            dir.join("state.json"),
+            serde_json::to_string(&State { seed: r.seed, next: r.next })?,
+        )?;
+    }
+    Ok(())
+}
+
+/// Move findings into spec-cases/findings/ after they validate.
+#[derive(clap::Args, Debug)]
+pub struct PromoteArgs {
+    #[command(flatten)]
+    cases: super::CasesDir,
+    /// Finding files written by `diff --out DIR` (DIR/findings/*.toml)
+    #[arg(required = true)]
+    findings: Vec<PathBuf>,
+}
+
+pub fn promote(a: PromoteArgs) -> anyhow::Result<i32> {
+    let root = a.cases.root();
+    let mut failed = 0;
+    for f in &a.findings {
+        match finding::promote(&root, f) {
+            Ok(target) => {
+                println!("promoted {} -> {}", f.display(), target.display())
+            }
+            Err(e) => {
+                eprintln!("not promoted: {e}");
+                failed += 1;
+            }
+        }
+    }
+    Ok(if failed == 0 { 0 } else { 1 })
+}

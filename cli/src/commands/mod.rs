@@ -1,0 +1,88 @@
+//! The commands. Each returns the process exit code: 0 ran and passed,
+//! 1 ran and found failures (where that applies), 2 usage or I/O error.
+//!
+//! Commands parse arguments, call the library crates and print; they
+//! hold no suite logic of their own and never reach a parser except
+//! through `robots-adapters`.
+
+mod adapters;
+mod bench;
+mod certify;
+mod check;
+mod coverage;
+mod diff;
+mod matrix;
+mod run;
+mod serve;
+mod validate;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+/// Conformance suite and reference oracle for robots.txt parsers
+/// (RFC 9309 and Google's interpretation).
+#[derive(Parser, Debug)]
+#[command(name = "robots-conformance", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Decide URLs against one robots.txt file (the oracle by default).
+    Check(check::Args),
+    /// Run the case corpus against the reference oracle, with a summary.
+    Run(run::Args),
+    /// Clause coverage: every clause with the cases citing it.
+    Coverage(coverage::Args),
+    /// Check the case files without running them.
+    Validate(validate::Args),
+    /// Run the cases against many parsers side by side; reports, baselines.
+    Matrix(matrix::Args),
+    /// A per-clause compliance report for one parser.
+    Certify(certify::Args),
+    /// List adapters, or install the out-of-process ones.
+    Adapters(adapters::Args),
+    /// Speak the adapter protocol on stdin/stdout with the oracle.
+    Serve(serve::Args),
+    /// Time the oracle against the in-process Rust parsers.
+    Bench(bench::Args),
+    /// Differential fuzzing: find, minimise and classify disagreements.
+    Diff(diff::Args),
+    /// Move fuzz findings into spec-cases/ after they validate.
+    Promote(diff::PromoteArgs),
+}
+
+/// Where the cases are: `--cases DIR`, else the default (see
+/// `suite::default_root`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct CasesDir {
+    /// The spec-cases folder [default: ./spec-cases, else the built-in one]
+    #[arg(long, value_name = "DIR")]
+    cases: Option<PathBuf>,
+}
+
+impl CasesDir {
+    fn root(&self) -> PathBuf {
+        self.cases.clone().unwrap_or_else(robots_runner::suite::default_root)
+    }
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> anyhow::Result<i32> {
+    match cli.command {
+        Command::Check(a) => check::run(a),
+        Command::Run(a) => run::run(a),
+        Command::Coverage(a) => coverage::run(a),
+        Command::Validate(a) => validate::run(a),
+        Command::Matrix(a) => matrix::run(a),
+        Command::Certify(a) => certify::run(a),
+        Command::Adapters(a) => adapters::run(a),
+        Command::Serve(a) => serve::run(a),
+        Command::Bench(a) => bench::run(a),
+        Command::Diff(a) => diff::run(a),
+        Command::Promote(a) => diff::promote(a),
+    }
+}

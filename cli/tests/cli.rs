@@ -1,0 +1,177 @@
+//! The command line, end to end.
+
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_robots-conformance"))
+}
+
+#[test]
+fn check_prints_one_line_per_url_and_explains() {
+    let dir =
+        std::env::temp_dir().join(format!("rc-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("robots.txt");
+    std::fs::write(&file, "User-agent: *\nAllow: /p\nDisallow: /\n").unwrap();
+    let out = bin()
+        .args(["check", "--robots"])
+        .arg(&file)
+        .args([
+            "--agent",
+            "FooBot",
+            "--explain",
+            "/page",
+            "https://example.com/x",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let verdicts: Vec<&str> =
+        text.lines().filter(|l| !l.starts_with(' ')).collect();
+    assert_eq!(
+        verdicts,
+        ["allowed /page", "disallowed https://example.com/x"]
+    );
+    assert!(text.contains("winner: line 2"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn check_reads_stdin_and_exits_2_on_usage_errors() {
+    use std::io::Write;
+    let mut child = bin()
+        .args(["check", "--robots", "-", "--agent", "a", "/x"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"User-agent: a\rDisallow: /x\r")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "disallowed /x\n");
+    let out = bin().args(["check", "--agent", "a", "/x"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = bin()
+        .args([
+            "check",
+            "--robots",
+            "/nonexistent/robots.txt",
+            "--agent",
+            "a",
+            "/x",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn check_json_carries_the_explanation() {
+    let mut child = bin()
+        .args(["check", "--robots", "-", "--agent", "a", "--json", "/x"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"User-agent: a\nDisallow: /x\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v[0]["reply"]["verdict"], "disallowed");
+    assert_eq!(v[0]["reply"]["explanation"]["rule_line"], 2);
+}
+
+#[test]
+fn check_asks_the_named_adapter_not_the_oracle() {
+    let dir = std::env::temp_dir()
+        .join(format!("rc-cli-adapter-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("robots.txt");
+    // Longest match allows /a/b; a first-match parser disallows it.
+    std::fs::write(&file, "User-agent: *\nDisallow: /a\nAllow: /a/b\n")
+        .unwrap();
+    let ask = |extra: &[&str]| {
+        let out = bin()
+            .args(["check", "--robots"])
+            .arg(&file)
+            .args(["--agent", "x"])
+            .args(extra)
+            .arg("/a/b")
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(ask(&[]), "allowed /a/b\n");
+    assert_eq!(ask(&["--adapter", "rust-robots_txt"]), "disallowed /a/b\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `serve` and the process adapter are the two ends of the wire: the
+/// oracle served over stdin/stdout answers every operation as the
+/// in-process reference does.
+#[test]
+fn serve_answers_the_process_adapter_like_the_reference() {
+    use std::sync::Arc;
+
+    use robots_adapters::process::{Limits, Process};
+    use robots_adapters::reference::Reference;
+    use robots_adapters::{Adapter, Reply, Request};
+
+    let mut reference = Reference::for_profile("google").unwrap();
+    let argv = vec![
+        env!("CARGO_BIN_EXE_robots-conformance").to_string(),
+        "serve".to_string(),
+        "--profile".to_string(),
+        "google".to_string(),
+    ];
+    let limits = Limits {
+        base: std::time::Duration::from_secs(20),
+        ..Limits::default()
+    };
+    let mut served = Process::new(reference.info(), argv, limits);
+    let body: Arc<[u8]> =
+        Arc::from(&b"User-agent: *\r\nDisallow: /p\nAllow: /p/q\n\xff\nSitemap: https://e.example/s.xml\nCrawl-delay: 5\n"[..]);
+    let decide = |url: &str| Request::Decide {
+        robots: body.clone(),
+        agent: "FooBot".into(),
+        url: url.into(),
+    };
+    let requests = vec![
+        decide("/p"),
+        decide("/p/q"),
+        decide("https://e.example/x"),
+        Request::Sitemaps { robots: body.clone() },
+        Request::CrawlDelay { robots: body.clone(), agent: "FooBot".into() },
+        Request::ValidToken { token: "Foo_Bar".into() },
+        Request::ValidToken { token: "Foo Bar".into() },
+        Request::RobotsUrl { url: "https://e.example/a/b?c".into() },
+        Request::Governs {
+            robots_url: "https://e.example/robots.txt".into(),
+            url: "http://e.example/".into(),
+        },
+    ];
+    let got = served.answer_batch(&requests);
+    let want = reference.answer_batch(&requests);
+    assert_eq!(got.len(), want.len());
+    for ((r, g), w) in requests.iter().zip(&got).zip(&want) {
+        match (g, w) {
+            (
+                Reply::Verdict { verdict: a, .. },
+                Reply::Verdict { verdict: b, .. },
+            ) => assert_eq!(a, b, "{r:?}"),
+            _ => assert_eq!(g, w, "{r:?}"),
+        }
+    }
+    assert!(matches!(got[0], Reply::Verdict { .. }), "{got:?}");
+    assert_eq!(served.starts, 1, "one process answered everything");
+}

@@ -1,0 +1,236 @@
+//! Findings as ready-to-promote cases in the spec-cases format, and
+//! their promotion into `spec-cases/findings/`.
+//!
+//! A finding states the oracle's verdicts as found; promotion validates
+//! the case file with the runner's loader and never edits an existing
+//! case or overwrites one with the same id.
+
+use std::path::{Path, PathBuf};
+
+use base64::Engine;
+use serde::Serialize;
+
+use crate::Finding;
+use robots_runner::suite::{Suite, load_clauses};
+
+#[derive(Serialize)]
+struct CheckOut<'a> {
+    agent: &'a str,
+    url: &'a str,
+    expect: &'a std::collections::BTreeMap<String, String>,
+}
+
+#[derive(Serialize)]
+struct CaseOut<'a> {
+    id: String,
+    clauses: Vec<String>,
+    source: &'static str,
+    categories: Vec<String>,
+    note: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    robots: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    robots_base64: Option<String>,
+    check: Vec<CheckOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct FileOut<'a> {
+    case: Vec<CaseOut<'a>>,
+}
+
+/// The spec-cases category a finding's axis belongs to.
+pub fn category(axis: &str) -> &'static str {
+    match axis.split('+').next().unwrap_or_default() {
+        "precedence" => "precedence",
+        "encoding" => "encoding",
+        "grouping" => "grouping",
+        "ua-matching" => "ua-matching",
+        "wildcards" => "wildcards",
+        "line-syntax" => "syntax",
+        "limits" => "limits",
+        "special-cases" => "special-cases",
+        _ => "findings",
+    }
+}
+
+/// A short stable hash (FNV-1a) of the minimised input.
+fn hash(f: &Finding) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in f.robots.iter().chain(f.agent.as_bytes()).chain(f.url.as_bytes())
+    {
+        h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{:08x}", h as u32)
+}
+
+fn slug(s: &str) -> String {
+    let mut out: String = s
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    while out.contains("--") {
+        out = out.replace("--", "-");
+    }
+    out.trim_matches('-').to_string()
+}
+
+/// The case id of a finding: stable for the same minimised input.
+pub fn id(f: &Finding) -> String {
+    format!("fuzz-{}-{}-{}", slug(&f.adapter), slug(&f.explanation), hash(f))
+}
+
+/// The finding as a TOML case file (with a header comment).
+pub fn to_toml(f: &Finding) -> String {
+    let mut clauses = f.clauses.clone();
+    if clauses.is_empty() {
+        clauses.push("R2.2.2-2".into());
+    }
+    let text =
+        std::str::from_utf8(&f.robots).ok().filter(|t| !t.contains('\u{0}'));
+    let mut shared = f.shared_with.clone();
+    shared.insert(0, f.adapter.clone());
+    let note = format!(
+        "Found by `robots-conformance diff` ({}). {} answered {} where the oracle ({}) says {}; \
+         explained by {} (axis {}). Review the expectations before promoting: they are the \
+         oracle's verdicts, and a reading the RFC leaves open should become implementation-defined.",
+        f.origin,
+        shared.join(", "),
+        f.answer,
+        f.profile,
+        f.oracle.get(&f.profile).map_or("?", String::as_str),
+        f.explanation,
+        f.axis
+    );
+    let file = FileOut {
+        case: vec![CaseOut {
+            id: id(f),
+            clauses,
+            source: "fuzz-finding",
+            categories: vec![category(&f.axis).to_string()],
+            note,
+            robots: text.map(str::to_string),
+            robots_base64: match text {
+                Some(_) => None,
+                None => Some(
+                    base64::engine::general_purpose::STANDARD
+                        .encode(&f.robots),
+                ),
+            },
+            check: vec![CheckOut {
+                agent: &f.agent,
+                url: &f.url,
+                expect: &f.oracle,
+            }],
+        }],
+    };
+    let body = toml::to_string(&file)
+        .unwrap_or_else(|e| format!("# cannot serialise: {e}\n"));
+    format!(
+        "# Finding: {} disagrees with the oracle; {} ({}).\n# Shape: {}\n\n{body}",
+        f.adapter, f.explanation, f.axis, f.shape
+    )
+}
+
+/// Why a finding was not promoted.
+#[derive(Debug, thiserror::Error)]
+pub enum PromoteError {
+    /// A file cannot be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The finding is not a valid case file.
+    #[error("{} does not validate: {message}", file.display())]
+    Invalid {
+        /// The finding.
+        file: PathBuf,
+        /// The first mistake (file, line, case id).
+        message: String,
+    },
+    /// The project's clause index cannot be loaded.
+    #[error("{0}")]
+    Clauses(String),
+    /// The finding file holds no case.
+    #[error("no case in the finding")]
+    NoCase,
+    /// The target already has a case with this id.
+    #[error("{} already has case {id}", target.display())]
+    Exists {
+        /// The target file.
+        target: PathBuf,
+        /// The id.
+        id: String,
+    },
+}
+
+/// Promotes a finding file into `root/findings/<category>.toml`, after
+/// it validates; removes the finding file. Returns the target file.
+///
+/// # Errors
+///
+/// When the finding does not validate, its id already exists in the
+/// target, or on I/O errors.
+pub fn promote(root: &Path, finding: &Path) -> Result<PathBuf, PromoteError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| PromoteError::Io { path, source }
+    };
+    let text = std::fs::read_to_string(finding).map_err(io(finding))?;
+    // Validate it as a case file in a scratch suite with the real clause
+    // index.
+    let scratch = std::env::temp_dir()
+        .join(format!("robots-promote-{}", std::process::id()));
+    let dir = scratch.join("findings");
+    std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+    let clauses = root.join("clauses.toml");
+    std::fs::copy(&clauses, scratch.join("clauses.toml"))
+        .map_err(io(&clauses))?;
+    let candidate = dir.join("candidate.toml");
+    std::fs::write(&candidate, &text).map_err(io(&candidate))?;
+    let suite = Suite::load(&scratch);
+    let _ = std::fs::remove_dir_all(&scratch);
+    if let Some(e) = suite.errors.first() {
+        return Err(PromoteError::Invalid {
+            file: finding.to_path_buf(),
+            message: e.message.clone(),
+        });
+    }
+    load_clauses(root).map_err(|e| PromoteError::Clauses(e.to_string()))?;
+    let case = suite.cases.first().ok_or(PromoteError::NoCase)?;
+    let category =
+        case.categories.first().cloned().unwrap_or_else(|| "findings".into());
+    let target = root.join("findings").join(format!("{category}.toml"));
+    let existing = std::fs::read_to_string(&target).unwrap_or_default();
+    if existing.contains(&format!("id = \"{}\"", case.id)) {
+        return Err(PromoteError::Exists {
+            target: target.clone(),
+            id: case.id.clone(),
+        });
+    }
+    let mut out = if existing.is_empty() {
+        format!(
+            "# Findings of differential fuzzing on the `{category}` axis, promoted with\n\
+             # `robots-conformance promote`. Each case is a minimised input on which real parsers\n\
+             # disagreed; the note says which and why.\n"
+        )
+    } else {
+        existing
+    };
+    out.push('\n');
+    out.push_str(&text);
+    let folder = root.join("findings");
+    std::fs::create_dir_all(&folder).map_err(io(&folder))?;
+    std::fs::write(&target, out).map_err(io(&target))?;
+    std::fs::remove_file(finding).map_err(io(finding))?;
+    Ok(target)
+}

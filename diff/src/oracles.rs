@@ -1,0 +1,109 @@
+//! The oracle as the differential fuzzer asks it: the reference adapters,
+//! one per built-in profile, through the `Adapter` trait like any other
+//! parser.
+//!
+//! It only collects verdicts and times them; it never calls the oracle
+//! crate, and never classifies (that is [`crate::classifier`]).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use robots_adapters::reference::Reference;
+use robots_adapters::{Adapter, Reply, Request, Verdict};
+
+use crate::minimise::Subject;
+
+/// The oracle, asked through its reference adapters: one per built-in
+/// profile, in the order of [`Oracles::PROFILES`].
+pub struct Oracles {
+    /// (profile, its reference adapter), in [`Oracles::PROFILES`] order.
+    pub(crate) references: Vec<(String, Box<dyn Adapter>)>,
+    /// Time spent asking them.
+    time: Duration,
+    /// Checks they answered (each profile counts).
+    checks: usize,
+}
+
+/// The oracle's verdict for one check under each profile (`None`: the
+/// oracle reported an error for the input).
+pub(crate) type Verdicts = Vec<Option<Verdict>>;
+
+impl Oracles {
+    /// The profiles every disagreement is counted under.
+    pub const PROFILES: [&str; 2] = ["rfc9309", "google"];
+
+    /// The reference adapters for [`Oracles::PROFILES`].
+    pub fn new() -> Oracles {
+        let references = Oracles::PROFILES
+            .iter()
+            .filter_map(|p| Reference::for_profile(p))
+            .map(|r| {
+                let profile = r.info().profile;
+                (profile, Box::new(r) as Box<dyn Adapter>)
+            })
+            .collect();
+        Oracles { references, time: Duration::ZERO, checks: 0 }
+    }
+
+    /// The reference an adapter claiming `profile` is compared with: the
+    /// one of that profile, else the first (`rfc9309`).
+    pub(crate) fn index_for(&self, profile: &str) -> usize {
+        self.references.iter().position(|(p, _)| p == profile).unwrap_or(0)
+    }
+
+    /// Every profile's verdict on every request, request by request.
+    pub(crate) fn verdicts(&mut self, requests: &[Request]) -> Vec<Verdicts> {
+        let t = Instant::now();
+        let per_profile: Vec<Vec<Option<Verdict>>> = self
+            .references
+            .iter_mut()
+            .map(|(_, r)| {
+                r.answer_batch(requests).iter().map(verdict).collect()
+            })
+            .collect();
+        self.time += t.elapsed();
+        self.checks += requests.len() * per_profile.len();
+        (0..requests.len())
+            .map(|i| per_profile.iter().map(|v| v[i]).collect())
+            .collect()
+    }
+
+    /// The verdict of reference `i` on one subject.
+    pub(crate) fn verdict_of(
+        &mut self,
+        i: usize,
+        s: &Subject,
+    ) -> Option<Verdict> {
+        verdict(&self.references[i].1.answer(&decide(s)))
+    }
+
+    /// Checks per second.
+    pub(crate) fn rate(&self) -> f64 {
+        if self.time.is_zero() {
+            0.0
+        } else {
+            self.checks as f64 / self.time.as_secs_f64()
+        }
+    }
+}
+
+impl Default for Oracles {
+    fn default() -> Oracles {
+        Oracles::new()
+    }
+}
+
+fn verdict(r: &Reply) -> Option<Verdict> {
+    match r {
+        Reply::Verdict { verdict, .. } => Some(*verdict),
+        _ => None,
+    }
+}
+
+pub(crate) fn decide(s: &Subject) -> Request {
+    Request::Decide {
+        robots: Arc::from(s.robots.as_slice()),
+        agent: s.agent.clone(),
+        url: s.url.clone(),
+    }
+}
