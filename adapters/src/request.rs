@@ -419,7 +419,7 @@ mod tests {
             Capabilities { cuts_body: false, ..Capabilities::decide_only() };
         assert!(lib.admits(&decide(FIVE_HUNDRED_KIB)).is_ok());
         let why = lib.admits(&decide(FIVE_HUNDRED_KIB + 1)).unwrap_err();
-        assert!(why.contains("500 KiB"), "{why}");
+        assert!(why.0.contains("500 KiB"), "{}", why.0);
         let cutting = Capabilities::decide_only();
         assert!(cutting.admits(&decide(FIVE_HUNDRED_KIB + 1)).is_ok());
     }
