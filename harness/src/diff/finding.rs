@@ -193,3 +193,62 @@ pub fn promote(root: &Path, finding: &Path) -> Result<PathBuf, String> {
     std::fs::remove_file(finding).map_err(|e| e.to_string())?;
     Ok(target)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding(robots: &[u8]) -> Finding {
+        Finding {
+            adapter: "rust-x".into(),
+            profile: "rfc9309".into(),
+            explanation: "longest-match".into(),
+            axis: "precedence".into(),
+            clauses: vec!["R2.2.2-2".into()],
+            shape: "s".into(),
+            robots: robots.to_vec(),
+            agent: "FooBot".into(),
+            url: "/a".into(),
+            answer: "allowed".into(),
+            oracle: [
+                ("google".to_string(), "disallowed".to_string()),
+                ("rfc9309".to_string(), "disallowed".to_string()),
+            ]
+            .into(),
+            shared_with: vec!["py-y".into()],
+            origin: "seed 1 check 2".into(),
+            count: 1,
+        }
+    }
+
+    #[test]
+    fn a_finding_is_written_as_a_case_file() {
+        let got = to_toml(&finding(b"User-agent: *\nDisallow: /a\n"));
+        let want = r#"# Finding: rust-x disagrees with the oracle; longest-match (precedence).
+# Shape: s
+
+[[case]]
+id = "fuzz-rust-x-longest-match-WANT_HASH"
+clauses = ["R2.2.2-2"]
+source = "fuzz-finding"
+categories = ["precedence"]
+note = "Found by `robots-conformance diff` (seed 1 check 2). rust-x, py-y answered allowed where the oracle (rfc9309) says disallowed; explained by longest-match (axis precedence). Review the expectations before promoting: they are the oracle's verdicts, and a reading the RFC leaves open should become implementation-defined."
+robots = """
+User-agent: *
+Disallow: /a
+"""
+
+[[case.check]]
+agent = "FooBot"
+url = "/a"
+
+[case.check.expect]
+google = "disallowed"
+rfc9309 = "disallowed"
+"#;
+        let want = want.replace("WANT_HASH", &hash(&finding(b"User-agent: *\nDisallow: /a\n")));
+        assert_eq!(got, want);
+        let binary = to_toml(&finding(b"\xff\x00"));
+        assert!(binary.contains("robots_base64 = \"/wA=\""), "{binary}");
+    }
+}
