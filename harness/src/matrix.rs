@@ -207,7 +207,7 @@ pub fn run(
             rows.push(Row {
                 name: check.name.clone(),
                 case: case.name.clone(),
-                question: cut(&describe_question(&check.question), 1024),
+                question: cut(&describe_question(&check.request), 1024),
                 level: level.clone(),
                 categories: case.categories.clone(),
                 clauses: case.clauses.clone(),

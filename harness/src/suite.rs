@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::case::{Case, CaseError, Known, load_file};
+use crate::case::load::{line_of, read_text};
+use crate::case::{Case, CaseError, CaseErrorKind, Known, load_file};
 
 /// One entry of the clause index (`spec-cases/clauses.toml`).
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -73,24 +74,27 @@ pub fn case_files(root: &Path) -> Vec<PathBuf> {
 }
 
 /// Loads the clause index at `root/clauses.toml`.
+///
+/// # Errors
+///
+/// When it cannot be read, is not UTF-8 or TOML of the index's schema, or
+/// repeats an id: the error names the file and, when known, the line.
 pub fn load_clauses(root: &Path) -> Result<Vec<Clause>, CaseError> {
     let file = root.join("clauses.toml");
-    let err = |line, message| CaseError {
-        file: file.clone(),
-        line,
-        case: None,
-        message,
-    };
-    let text = std::fs::read_to_string(&file)
-        .map_err(|e| err(None, format!("cannot read: {e}")))?;
+    let err =
+        |line, kind| CaseError { file: file.clone(), line, case: None, kind };
+    let text = read_text(&file)?;
     let parsed: ClausesToml = toml::from_str(&text).map_err(|e| {
-        let line = e.span().map(|s| text[..s.start].matches('\n').count() + 1);
-        err(line, e.message().to_string())
+        let line = e.span().map(|s| line_of(&text, s.start));
+        err(line, CaseErrorKind::Schema(e.message().to_string()))
     })?;
     let mut seen = HashSet::new();
     for c in &parsed.clause {
         if !seen.insert(c.id.as_str()) {
-            return Err(err(None, format!("duplicate clause id {}", c.id)));
+            return Err(err(
+                None,
+                CaseErrorKind::DuplicateClause(c.id.clone()),
+            ));
         }
     }
     Ok(parsed.clause)
@@ -103,15 +107,23 @@ impl Suite {
     }
 
     /// Loads the clause index and the case files for which `want(file)`.
+    /// A broken index is one error, and the cases are then loaded without
+    /// checking their clause ids (rather than one error per case).
     pub fn load_only(root: &Path, want: impl Fn(&Path) -> bool) -> Suite {
         let mut suite = Suite { root: root.to_path_buf(), ..Suite::default() };
-        match load_clauses(root) {
-            Ok(c) => suite.clauses = c,
-            Err(e) => suite.errors.push(e),
-        }
+        let index_ok = match load_clauses(root) {
+            Ok(c) => {
+                suite.clauses = c;
+                true
+            }
+            Err(e) => {
+                suite.errors.push(e);
+                false
+            }
+        };
         let ids: HashSet<String> =
             suite.clauses.iter().map(|c| c.id.clone()).collect();
-        let known = Known { clauses: &ids };
+        let known = Known { clauses: index_ok.then_some(&ids) };
         for file in case_files(root).iter().filter(|f| want(f)) {
             let (cases, errors) = load_file(root, file, &known);
             suite.cases.extend(cases);

@@ -16,7 +16,6 @@ use std::sync::Arc;
 use robots_adapters::process::Limits;
 use robots_adapters::registry::{self, Host, Status};
 use robots_adapters::{Adapter, Reply, Request};
-use robots_conformance::case::Question;
 use robots_conformance::fixture::Fixture;
 use robots_conformance::render::failure;
 use robots_conformance::run::{CheckResult, Outcome, run_cases};
@@ -44,7 +43,7 @@ fn run_all(
             let checks = c
                 .checks
                 .iter()
-                .filter(|k| matches!(k.question, Question::Fetch { .. }))
+                .filter(|k| matches!(k.request, Request::Fetch { .. }))
                 .collect::<Vec<_>>();
             (c, checks)
         });

@@ -3,37 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use base64::Engine;
-use serde::Serialize;
-
 use super::Finding;
+use crate::case::schema::{DecideCase, DecideCheck, write_cases};
 use crate::suite::{Suite, load_clauses};
-
-#[derive(Serialize)]
-struct CheckOut<'a> {
-    agent: &'a str,
-    url: &'a str,
-    expect: &'a std::collections::BTreeMap<String, String>,
-}
-
-#[derive(Serialize)]
-struct CaseOut<'a> {
-    id: String,
-    clauses: Vec<String>,
-    source: &'static str,
-    categories: Vec<String>,
-    note: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    robots: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    robots_base64: Option<String>,
-    check: Vec<CheckOut<'a>>,
-}
-
-#[derive(Serialize)]
-struct FileOut<'a> {
-    case: Vec<CaseOut<'a>>,
-}
 
 /// The spec-cases category a finding's axis belongs to.
 pub fn category(axis: &str) -> &'static str {
@@ -88,8 +60,6 @@ pub fn to_toml(f: &Finding) -> String {
     if clauses.is_empty() {
         clauses.push("R2.2.2-2".into());
     }
-    let text =
-        std::str::from_utf8(&f.robots).ok().filter(|t| !t.contains('\u{0}'));
     let mut shared = f.shared_with.clone();
     shared.insert(0, f.adapter.clone());
     let note = format!(
@@ -104,30 +74,20 @@ pub fn to_toml(f: &Finding) -> String {
         f.explanation,
         f.axis
     );
-    let file = FileOut {
-        case: vec![CaseOut {
-            id: id(f),
-            clauses,
-            source: "fuzz-finding",
-            categories: vec![category(&f.axis).to_string()],
-            note,
-            robots: text.map(str::to_string),
-            robots_base64: match text {
-                Some(_) => None,
-                None => Some(
-                    base64::engine::general_purpose::STANDARD
-                        .encode(&f.robots),
-                ),
-            },
-            check: vec![CheckOut {
-                agent: &f.agent,
-                url: &f.url,
-                expect: &f.oracle,
-            }],
+    let case = DecideCase {
+        id: id(f),
+        clauses,
+        source: "fuzz-finding",
+        categories: vec![category(&f.axis).to_string()],
+        note,
+        robots: &f.robots,
+        checks: vec![DecideCheck {
+            agent: &f.agent,
+            url: &f.url,
+            expect: &f.oracle,
         }],
     };
-    let body = toml::to_string(&file)
-        .unwrap_or_else(|e| format!("# cannot serialise: {e}\n"));
+    let body = write_cases(&[case]).unwrap_or_else(|e| format!("# {e}\n"));
     format!(
         "# Finding: {} disagrees with the oracle; {} ({}).\n# Shape: {}\n\n{body}",
         f.adapter, f.explanation, f.axis, f.shape
@@ -160,7 +120,7 @@ pub fn promote(root: &Path, finding: &Path) -> Result<PathBuf, String> {
         return Err(format!(
             "{} does not validate: {}",
             finding.display(),
-            e.message
+            e.message()
         ));
     }
     load_clauses(root).map_err(|e| e.to_string())?;
@@ -246,7 +206,10 @@ url = "/a"
 google = "disallowed"
 rfc9309 = "disallowed"
 "#;
-        let want = want.replace("WANT_HASH", &hash(&finding(b"User-agent: *\nDisallow: /a\n")));
+        let want = want.replace(
+            "WANT_HASH",
+            &hash(&finding(b"User-agent: *\nDisallow: /a\n")),
+        );
         assert_eq!(got, want);
         let binary = to_toml(&finding(b"\xff\x00"));
         assert!(binary.contains("robots_base64 = \"/wA=\""), "{binary}");

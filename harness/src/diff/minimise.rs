@@ -2,6 +2,10 @@
 //! first whole lines of the body, then its bytes, then the URL (Zeller's
 //! ddmin over each in turn).
 
+// The oracle's line splitter (after the adapter boundary is sealed:
+// `robots_adapters::line_ranges`).
+use robots_oracle::line_ranges;
+
 /// Shrinks `items` to a smaller list for which `keeps` still holds
 /// (`keeps(items)` must hold on entry). Classic ddmin: try dropping
 /// chunks of decreasing size. At most `budget` predicate calls.
@@ -54,25 +58,12 @@ pub fn ddmin<T: Clone>(
     current
 }
 
-/// Splits a body into lines, each keeping its line end.
+/// Splits a body into lines as the oracle does (CR, LF, CRLF), each
+/// keeping its line end.
 pub fn lines(body: &[u8]) -> Vec<Vec<u8>> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut i = 0;
-    while i < body.len() {
-        if body[i] == b'\n' || body[i] == b'\r' {
-            if body[i] == b'\r' && body.get(i + 1) == Some(&b'\n') {
-                i += 1;
-            }
-            out.push(body[start..=i].to_vec());
-            start = i + 1;
-        }
-        i += 1;
-    }
-    if start < body.len() {
-        out.push(body[start..].to_vec());
-    }
-    out
+    let starts: Vec<usize> = line_ranges(body).map(|r| r.start).collect();
+    let ends = starts.iter().skip(1).copied().chain([body.len()]);
+    starts.iter().zip(ends).map(|(&s, e)| body[s..e].to_vec()).collect()
 }
 
 /// A check being minimised.
@@ -140,5 +131,10 @@ mod tests {
                 b"d".to_vec()
             ]
         );
+        assert_eq!(
+            lines(b"\n\r\n\r"),
+            [b"\n".to_vec(), b"\r\n".to_vec(), b"\r".to_vec()]
+        );
+        assert!(lines(b"").is_empty());
     }
 }
