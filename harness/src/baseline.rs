@@ -2,14 +2,37 @@
 //! as JSON. A run compared with its baseline fails only when an outcome
 //! changed (a regression, or an unexpected pass); new and removed checks
 //! are listed but do not fail it.
+//!
+//! It compares outcome words; it never re-judges a check or reads a case.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use crate::matrix::{Matrix, counting_profile};
 use crate::run::Outcome;
+
+/// A baseline file that cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum BaselineError {
+    /// The file cannot be read.
+    #[error("{}: {source}", .path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not a baseline.
+    #[error("{}: {source}", .path.display())]
+    NotABaseline {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: serde_json::Error,
+    },
+}
 
 /// The stored expectation: adapter → check → outcome word.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
@@ -81,11 +104,13 @@ impl Baseline {
     /// # Errors
     ///
     /// When it cannot be read or is not a baseline.
-    pub fn read(path: &Path) -> Result<Baseline, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        serde_json::from_str(&text)
-            .map_err(|e| format!("{}: {e}", path.display()))
+    pub fn read(path: &Path) -> Result<Baseline, BaselineError> {
+        let text = std::fs::read_to_string(path).map_err(|source| {
+            BaselineError::Io { path: path.to_path_buf(), source }
+        })?;
+        serde_json::from_str(&text).map_err(|source| {
+            BaselineError::NotABaseline { path: path.to_path_buf(), source }
+        })
     }
 
     /// Writes it, pretty-printed, one check per line.

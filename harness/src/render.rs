@@ -1,5 +1,8 @@
 //! Human-readable renderings: a failing check as labelled blocks
 //! (robots.txt line-numbered, query, got, want, why, clauses).
+//!
+//! Pure text from values already computed: it never asks an adapter, and
+//! it numbers body lines with the oracle's own splitter, never its own.
 
 use std::fmt::Write;
 

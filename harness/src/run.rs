@@ -1,5 +1,9 @@
 //! Running checks through an adapter and judging the replies against the
 //! case's expectation for a profile.
+//!
+//! It knows the case model, never robots.txt semantics: the answer comes
+//! from the adapter, the expectation from the case, and this module only
+//! compares them.
 
 use robots_adapters::{Adapter, Reply, Request, Verdict};
 use serde::Serialize;

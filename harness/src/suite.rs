@@ -1,5 +1,8 @@
 //! The suite: every case file under a `spec-cases/` folder, the clause
 //! index beside them, and the filters that pick checks by name.
+//!
+//! It finds and loads files and keeps what loaded next to what did not; it
+//! never stops at the first bad file and never runs a check.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -196,5 +199,65 @@ impl Filter {
         };
         (self.include.is_empty() || self.include.iter().any(hit))
             && !self.skip.iter().any(|s| name.contains(s.as_str()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A folder with `clauses.toml` = `index` and two case files citing R1.
+    fn suite_with_index(name: &str, index: &[u8]) -> Suite {
+        let root = std::env::temp_dir()
+            .join(format!("rc-suite-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("grouping")).unwrap();
+        std::fs::write(root.join("clauses.toml"), index).unwrap();
+        for stem in ["a", "b"] {
+            std::fs::write(
+                root.join("grouping").join(format!("{stem}.toml")),
+                "[[case]]\nid = \"x\"\nclauses = [\"R1\"]\nsource = \"rfc9309\"\nrobots = \"\"\n\
+                 check = [{ agent = \"A\", url = \"/\", expect = \"allowed\" }]\n",
+            )
+            .unwrap();
+        }
+        let suite = Suite::load(&root);
+        std::fs::remove_dir_all(&root).unwrap();
+        suite
+    }
+
+    #[test]
+    fn a_broken_clause_index_is_one_error_not_one_per_case() {
+        let suite = suite_with_index(
+            "broken",
+            b"[[clause]]\nid = \"R1\"\nsection = \n",
+        );
+        assert_eq!(suite.errors.len(), 1, "{:?}", suite.errors);
+        let e = &suite.errors[0];
+        assert!(e.file.ends_with("clauses.toml"), "{e}");
+        assert_eq!(e.line, Some(3), "{e}");
+        assert_eq!(suite.cases.len(), 2);
+        let suite =
+            suite_with_index("binary", b"[[clause]]\nid = \"R\xff1\"\n");
+        assert_eq!(suite.errors.len(), 1, "{:?}", suite.errors);
+        assert_eq!(suite.errors[0].line, Some(2));
+        assert!(matches!(
+            suite.errors[0].kind,
+            CaseErrorKind::NotUtf8 { byte: 0xFF, .. }
+        ));
+    }
+
+    #[test]
+    fn with_a_good_index_unknown_clauses_are_reported() {
+        let index = b"[[clause]]\nid = \"R2\"\nsection = \"s\"\nlevel = \"MUST\"\ncategory = \"c\"\n\
+                      text = \"t\"\ntestable = true\nsource = \"rfc9309\"\nlayer = \"parse\"\n";
+        let suite = suite_with_index("good", index);
+        assert_eq!(suite.errors.len(), 2, "{:?}", suite.errors);
+        assert!(
+            suite
+                .errors
+                .iter()
+                .all(|e| matches!(e.kind, CaseErrorKind::UnknownClauses(_)))
+        );
     }
 }

@@ -279,3 +279,22 @@ fn policy_check(
         reason: None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::is_case_url;
+
+    #[test]
+    fn the_generator_emits_only_case_urls() {
+        for seed in 0..4 {
+            for i in 0..300 {
+                for url in robots_gen::from_seed(seed, i).urls {
+                    assert!(
+                        is_case_url(&url),
+                        "seed {seed} check {i}: {url:?}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::Finding;
+use crate::case::CaseError;
 use crate::case::schema::{DecideCase, DecideCheck, write_cases};
 use crate::suite::{Suite, load_clauses};
 
@@ -94,47 +95,84 @@ pub fn to_toml(f: &Finding) -> String {
     )
 }
 
+/// Why a finding was not promoted.
+#[derive(Debug, thiserror::Error)]
+pub enum PromoteError {
+    /// A file or folder could not be read or written.
+    #[error("{}: {source}", .path.display())]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The finding is not a valid case file.
+    #[error("{} does not validate: {}", .finding.display(), .error.message())]
+    DoesNotValidate {
+        /// The finding file.
+        finding: PathBuf,
+        /// The first mistake in it.
+        error: CaseError,
+    },
+    /// The project's clause index does not load.
+    #[error(transparent)]
+    ClauseIndex(CaseError),
+    /// The finding holds no case.
+    #[error("no case in the finding")]
+    NoCase,
+    /// The target already has a case with this id.
+    #[error("{} already has case {id}", .target.display())]
+    AlreadyThere {
+        /// The target file.
+        target: PathBuf,
+        /// The case id.
+        id: String,
+    },
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> PromoteError + '_ {
+    move |source| PromoteError::Io { path: path.to_path_buf(), source }
+}
+
 /// Promotes a finding file into `root/findings/<category>.toml`, after
 /// it validates; removes the finding file. Returns the target file.
 ///
 /// # Errors
 ///
 /// When the finding does not validate, its id already exists in the
-/// target, or on I/O errors.
-pub fn promote(root: &Path, finding: &Path) -> Result<PathBuf, String> {
-    let text = std::fs::read_to_string(finding)
-        .map_err(|e| format!("{}: {e}", finding.display()))?;
+/// target, or on I/O errors (each naming its path).
+pub fn promote(root: &Path, finding: &Path) -> Result<PathBuf, PromoteError> {
+    let text = std::fs::read_to_string(finding).map_err(io(finding))?;
     // Validate it as a case file in a scratch suite with the real clause
     // index.
     let scratch = std::env::temp_dir()
         .join(format!("robots-promote-{}", std::process::id()));
     let dir = scratch.join("findings");
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    std::fs::copy(root.join("clauses.toml"), scratch.join("clauses.toml"))
-        .map_err(|e| e.to_string())?;
-    std::fs::write(dir.join("candidate.toml"), &text)
-        .map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+    let index = root.join("clauses.toml");
+    std::fs::copy(&index, scratch.join("clauses.toml")).map_err(io(&index))?;
+    let candidate = dir.join("candidate.toml");
+    std::fs::write(&candidate, &text).map_err(io(&candidate))?;
     let suite = Suite::load(&scratch);
     let _ = std::fs::remove_dir_all(&scratch);
     if let Some(e) = suite.errors.first() {
-        return Err(format!(
-            "{} does not validate: {}",
-            finding.display(),
-            e.message()
-        ));
+        return Err(PromoteError::DoesNotValidate {
+            finding: finding.to_path_buf(),
+            error: e.clone(),
+        });
     }
-    load_clauses(root).map_err(|e| e.to_string())?;
-    let case = suite.cases.first().ok_or("no case in the finding")?;
+    load_clauses(root).map_err(PromoteError::ClauseIndex)?;
+    let case = suite.cases.first().ok_or(PromoteError::NoCase)?;
     let category =
         case.categories.first().cloned().unwrap_or_else(|| "findings".into());
-    let target = root.join("findings").join(format!("{category}.toml"));
+    let folder = root.join("findings");
+    let target = folder.join(format!("{category}.toml"));
     let existing = std::fs::read_to_string(&target).unwrap_or_default();
     if existing.contains(&format!("id = \"{}\"", case.id)) {
-        return Err(format!(
-            "{} already has case {}",
-            target.display(),
-            case.id
-        ));
+        return Err(PromoteError::AlreadyThere {
+            target,
+            id: case.id.clone(),
+        });
     }
     let mut out = if existing.is_empty() {
         format!(
@@ -147,10 +185,9 @@ pub fn promote(root: &Path, finding: &Path) -> Result<PathBuf, String> {
     };
     out.push('\n');
     out.push_str(&text);
-    std::fs::create_dir_all(target.parent().expect("has a parent"))
-        .map_err(|e| e.to_string())?;
-    std::fs::write(&target, out).map_err(|e| e.to_string())?;
-    std::fs::remove_file(finding).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(&folder).map_err(io(&folder))?;
+    std::fs::write(&target, out).map_err(io(&target))?;
+    std::fs::remove_file(finding).map_err(io(finding))?;
     Ok(target)
 }
 

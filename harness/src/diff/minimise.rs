@@ -98,7 +98,8 @@ pub fn minimise(
     let url: Vec<char> = s.url.chars().collect();
     let url = ddmin(url, &mut budget, &mut |c: &[char]| {
         let url: String = c.iter().collect();
-        url.starts_with('/') && keeps(&Subject { url, ..s.clone() })
+        // Never `//x` (a network-path reference) or another non-case URL.
+        crate::case::is_case_url(&url) && keeps(&Subject { url, ..s.clone() })
     });
     s.url = url.into_iter().collect();
     // The agent is left as generated: it is a short product token already,
@@ -118,6 +119,21 @@ mod tests {
             xs.contains(&7) && xs.contains(&31)
         });
         assert_eq!(got, [7, 31]);
+    }
+
+    #[test]
+    fn a_minimised_url_stays_a_case_url() {
+        let s = Subject {
+            robots: b"x".to_vec(),
+            agent: "a".into(),
+            url: "/a/b".into(),
+        };
+        // Keeps while the URL has two slashes: left alone, ddmin would
+        // shrink it to `//`, which is not a case URL.
+        let got = minimise(s, 1_000, &mut |s: &Subject| {
+            s.url.matches('/').count() >= 2
+        });
+        assert_eq!(got.url, "/a/");
     }
 
     #[test]

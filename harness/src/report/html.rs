@@ -1,6 +1,8 @@
 //! `matrix.html`: a self-contained page (no network) with the report's
 //! JSON embedded; the page's script renders the cases × parsers table,
 //! the pruned view, the filters and the per-cell details.
+//!
+//! It never fetches anything at view time and never embeds unescaped text.
 
 use std::io::Write;
 

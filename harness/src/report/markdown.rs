@@ -1,5 +1,7 @@
 //! `matrix.md`: the summary table, scores per category, and every check on
 //! which the adapters disagree, with the oracle's explanation.
+//!
+//! A rendering only: it never changes an outcome.
 
 use std::collections::BTreeSet;
 use std::io::Write;

@@ -1,5 +1,7 @@
 //! Reports: renderings of a finished [`Matrix`](crate::matrix::Matrix),
 //! each a pure function writing to any `Write`.
+//!
+//! Reports never run anything and never decide an outcome.
 
 pub mod html;
 pub mod junit;
