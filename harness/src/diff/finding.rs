@@ -112,11 +112,11 @@ pub enum PromoteError {
         /// The finding file.
         finding: PathBuf,
         /// The first mistake in it.
-        error: CaseError,
+        error: Box<CaseError>,
     },
     /// The project's clause index does not load.
     #[error(transparent)]
-    ClauseIndex(CaseError),
+    ClauseIndex(Box<CaseError>),
     /// The finding holds no case.
     #[error("no case in the finding")]
     NoCase,
@@ -158,10 +158,10 @@ pub fn promote(root: &Path, finding: &Path) -> Result<PathBuf, PromoteError> {
     if let Some(e) = suite.errors.first() {
         return Err(PromoteError::DoesNotValidate {
             finding: finding.to_path_buf(),
-            error: e.clone(),
+            error: Box::new(e.clone()),
         });
     }
-    load_clauses(root).map_err(PromoteError::ClauseIndex)?;
+    load_clauses(root).map_err(|e| PromoteError::ClauseIndex(Box::new(e)))?;
     let case = suite.cases.first().ok_or(PromoteError::NoCase)?;
     let category =
         case.categories.first().cloned().unwrap_or_else(|| "findings".into());
