@@ -55,11 +55,11 @@ pub(super) fn build_case(
     for (i, ch) in c.check.iter().enumerate() {
         checks.push(verdict_check(c, ch, i + 1, &name, &robots, &fetch)?);
     }
-    checks.extend(value_checks(c, &name, &robots));
+    checks.extend(value_checks(c, &name, &robots)?);
     if let (Some(scenario), Some(_)) = (&fetch, &c.policy) {
         checks.push(policy_check(c, &name, scenario)?);
     }
-    checks.extend(governs_checks(c, &name));
+    checks.extend(governs_checks(c, &name)?);
     if checks.is_empty() {
         return Err(CaseErrorKind::NoChecks);
     }
@@ -199,7 +199,11 @@ fn value_check(
 }
 
 /// The sitemaps, crawl-delay, token and robots-url checks, in that order.
-fn value_checks(c: &CaseToml, name: &str, robots: &Arc<[u8]>) -> Vec<Check> {
+fn value_checks(
+    c: &CaseToml,
+    name: &str,
+    robots: &Arc<[u8]>,
+) -> Result<Vec<Check>, CaseErrorKind> {
     let mut checks = Vec::new();
     if let Some(s) = &c.sitemaps {
         let request = Request::Sitemaps { robots: robots.clone() };
@@ -228,6 +232,7 @@ fn value_checks(c: &CaseToml, name: &str, robots: &Arc<[u8]>) -> Vec<Check> {
         checks.push(value_check(name, &suffix, request, t.valid.into()));
     }
     for (i, r) in c.robots_url.iter().enumerate() {
+        absolute(At::RobotsUrl(i + 1), &r.url)?;
         let request = Request::RobotsUrl { url: r.url.clone() };
         let suffix = format!("robots-url-{}", i + 1);
         checks.push(value_check(
@@ -237,13 +242,18 @@ fn value_checks(c: &CaseToml, name: &str, robots: &Arc<[u8]>) -> Vec<Check> {
             r.expect.clone().into(),
         ));
     }
-    checks
+    Ok(checks)
 }
 
 /// The governs checks.
-fn governs_checks(c: &CaseToml, name: &str) -> Vec<Check> {
+fn governs_checks(
+    c: &CaseToml,
+    name: &str,
+) -> Result<Vec<Check>, CaseErrorKind> {
     let mut checks = Vec::new();
     for (i, g) in c.governs.iter().enumerate() {
+        absolute(At::Governs(i + 1), &g.robots)?;
+        absolute(At::Governs(i + 1), &g.url)?;
         let request = Request::Governs {
             robots_url: g.robots.clone(),
             url: g.url.clone(),
@@ -251,7 +261,17 @@ fn governs_checks(c: &CaseToml, name: &str) -> Vec<Check> {
         let suffix = format!("governs-{}", i + 1);
         checks.push(value_check(name, &suffix, request, g.expect.into()));
     }
-    checks
+    Ok(checks)
+}
+
+/// `url` must be an absolute URL (robots-url and governs questions are
+/// about where files live, so a path alone says nothing).
+fn absolute(at: At, url: &str) -> Result<(), CaseErrorKind> {
+    if is_case_url(url) && !url.starts_with('/') {
+        Ok(())
+    } else {
+        Err(CaseErrorKind::NotAbsolute { at, url: url.to_string() })
+    }
 }
 
 /// The check of a fetch case's `policy`.

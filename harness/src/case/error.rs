@@ -160,6 +160,16 @@ pub enum CaseErrorKind {
         /// The URL as written.
         url: String,
     },
+    /// A URL that must be absolute and is not.
+    #[error(
+        "{at}: url `{url}` is not an absolute URL (`scheme://authority…`)"
+    )]
+    NotAbsolute {
+        /// Which check.
+        at: At,
+        /// The URL as written.
+        url: String,
+    },
     /// The case asks nothing.
     #[error("has no checks")]
     NoChecks,

@@ -310,6 +310,29 @@ mod tests {
     }
 
     #[test]
+    fn robots_url_and_governs_urls_must_be_absolute() {
+        let head = "[[case]]\nid = \"j\"\nclauses = [\"R1\"]\nsource = \"rfc9309\"\nrobots = \"\"\n";
+        let (_, errors) = load(&format!(
+            "{head}robots_url = [{{ url = \"https://a.example/x\", expect = \"https://a.example/robots.txt\" }}, \
+             {{ url = \"/x\", expect = \"\" }}]\n"
+        ));
+        assert_eq!(
+            errors[0].message(),
+            "robots_url 2: url `/x` is not an absolute URL (`scheme://authority…`)"
+        );
+        let (_, errors) = load(&format!(
+            "{head}governs = [{{ robots = \"//h/robots.txt\", url = \"https://h/\", expect = true }}]\n"
+        ));
+        assert_eq!(
+            errors[0].kind,
+            CaseErrorKind::NotAbsolute {
+                at: super::super::error::At::Governs(1),
+                url: "//h/robots.txt".into()
+            }
+        );
+    }
+
+    #[test]
     fn without_a_clause_index_clause_ids_are_not_checked() {
         let dir = std::env::temp_dir()
             .join(format!("rc-case-noindex-{}", std::process::id()));
