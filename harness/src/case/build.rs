@@ -16,7 +16,8 @@ use super::error::{At, CaseErrorKind};
 use super::expect::{Vocabulary, expectation, is_open, same_for_all};
 use super::fetch::{Scenario, scenario_of};
 use super::model::{Case, Check, Expected, REASONS, SOURCES};
-use super::schema::{CaseToml, CheckToml};
+use super::schema::{CaseToml, CheckToml, ExpectToml};
+use super::url::{absolute, is_case_url};
 
 /// What a case file must agree with: the known clause ids.
 pub struct Known<'a> {
@@ -56,8 +57,8 @@ pub(super) fn build_case(
         checks.push(verdict_check(c, ch, i + 1, &name, &robots, &fetch)?);
     }
     checks.extend(value_checks(c, &name, &robots)?);
-    if let (Some(scenario), Some(_)) = (&fetch, &c.policy) {
-        checks.push(policy_check(c, &name, scenario)?);
+    if let (Some(scenario), Some(policy)) = (&fetch, &c.policy) {
+        checks.push(policy_check(c, policy, &name, scenario)?);
     }
     checks.extend(governs_checks(c, &name)?);
     if checks.is_empty() {
@@ -119,21 +120,6 @@ fn source_of(c: &CaseToml) -> Result<String, CaseErrorKind> {
     } else {
         Err(CaseErrorKind::BadSource(source))
     }
-}
-
-/// Whether `url` is a case URL: an absolute URL (`scheme://authority…`)
-/// or a path starting with exactly one `/`. Anything else (`//x`, ``,
-/// `?q`, `#x`, `x`) would be read differently by different readers.
-pub fn is_case_url(url: &str) -> bool {
-    if let Some(path) = url.strip_prefix('/') {
-        return !path.starts_with('/');
-    }
-    let Some((scheme, rest)) = url.split_once("://") else { return false };
-    let mut chars = scheme.chars();
-    let scheme_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
-        && chars.all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    scheme_ok && !authority.is_empty()
 }
 
 /// The check of one `check` entry: a decide question, or in a fetch case
@@ -264,25 +250,13 @@ fn governs_checks(
     Ok(checks)
 }
 
-/// `url` must be an absolute URL (robots-url and governs questions are
-/// about where files live, so a path alone says nothing).
-fn absolute(at: At, url: &str) -> Result<(), CaseErrorKind> {
-    if is_case_url(url) && !url.starts_with('/') {
-        Ok(())
-    } else {
-        Err(CaseErrorKind::NotAbsolute { at, url: url.to_string() })
-    }
-}
-
 /// The check of a fetch case's `policy`.
 fn policy_check(
     c: &CaseToml,
+    policy: &ExpectToml,
     name: &str,
     scenario: &Arc<Scenario>,
 ) -> Result<Check, CaseErrorKind> {
-    let Some(policy) = &c.policy else {
-        return Err(CaseErrorKind::PolicyWithoutFetch);
-    };
     let expect: BTreeMap<String, Expected> =
         expectation(policy, Vocabulary::Policy).map_err(|error| {
             CaseErrorKind::Expect { at: At::Policy, error }
@@ -298,23 +272,4 @@ fn policy_check(
         rule_line: None,
         reason: None,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::is_case_url;
-
-    #[test]
-    fn the_generator_emits_only_case_urls() {
-        for seed in 0..4 {
-            for i in 0..300 {
-                for url in robots_gen::from_seed(seed, i).urls {
-                    assert!(
-                        is_case_url(&url),
-                        "seed {seed} check {i}: {url:?}"
-                    );
-                }
-            }
-        }
-    }
 }

@@ -131,7 +131,9 @@ fn enclosing_case_id(text: &str, line: usize) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Expected;
+    use super::super::body::BodyError;
+    use super::super::error::At;
+    use super::super::model::Expected;
     use super::*;
 
     fn load_bytes(text: &[u8]) -> (Vec<Case>, Vec<CaseError>) {
@@ -174,9 +176,8 @@ mod tests {
             &Expected::Disallowed
         );
         assert_eq!(cases[0].categories, ["grouping"]);
-        let robots_conformance_request = &cases[0].checks[0].request;
         assert!(matches!(
-            robots_conformance_request,
+            &cases[0].checks[0].request,
             robots_adapters::Request::Decide { agent, url, robots }
                 if agent == "A" && url == "/" && &**robots == b"x"
         ));
@@ -213,10 +214,7 @@ mod tests {
             "[[case]]\nid = \"e\"\nclauses = [\"R1\"]\nsource = \"rfc9309\"\nrobots = \"\"\n\
              check = [{ agent = \"A\", url = \"/\", expect = \"implementation-defined\" }]\n",
         );
-        assert_eq!(
-            errors[0].kind,
-            CaseErrorKind::NeedsWhy(super::super::error::At::Check(1))
-        );
+        assert_eq!(errors[0].kind, CaseErrorKind::NeedsWhy(At::Check(1)));
     }
 
     #[test]
@@ -253,9 +251,7 @@ mod tests {
             assert!(
                 matches!(
                     e.kind,
-                    CaseErrorKind::Body(
-                        super::super::body::BodyError::TooLarge { .. }
-                    )
+                    CaseErrorKind::Body(BodyError::TooLarge { .. })
                 ),
                 "{e}"
             );
@@ -326,7 +322,7 @@ mod tests {
         assert_eq!(
             errors[0].kind,
             CaseErrorKind::NotAbsolute {
-                at: super::super::error::At::Governs(1),
+                at: At::Governs(1),
                 url: "//h/robots.txt".into()
             }
         );

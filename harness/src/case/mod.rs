@@ -8,6 +8,7 @@
 //! - [`fetch`]: a fetch case's scenario;
 //! - [`expect`]: expectations, one parser for every vocabulary;
 //! - [`build`]: one case from one `[[case]]` table;
+//! - [`url`]: which URLs a case may ask about;
 //! - [`load`]: files, positions, and the errors they carry;
 //! - [`error`]: what a mistake is.
 //!
@@ -23,11 +24,13 @@ pub mod fetch;
 pub mod load;
 pub mod model;
 pub mod schema;
+pub mod url;
 
 pub use body::{BodyError, MAX_BODY_BYTES};
-pub use build::{Known, is_case_url};
+pub use build::Known;
 pub use error::{At, CaseError, CaseErrorKind};
 pub use expect::{ExpectError, Vocabulary};
 pub use fetch::{DurationError, FetchError, parse_duration};
 pub use load::{MAX_FILE_BYTES, load_file, name_prefix};
 pub use model::{Case, Check, Expected, PROFILES, REASONS, SOURCES};
+pub use url::is_case_url;
