@@ -1,4 +1,4 @@
-//! Reports: renderings of a finished [`Matrix`](crate::matrix::Matrix),
+//! Reports: renderings of a finished [`Matrix`],
 //! each a pure function writing to any `Write`.
 //!
 //! Reports never run anything and never decide an outcome.
