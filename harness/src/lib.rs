@@ -18,6 +18,7 @@ pub mod coverage;
 pub mod diff;
 pub mod fixture;
 pub mod matrix;
+pub mod output;
 pub mod render;
 pub mod report;
 pub mod run;

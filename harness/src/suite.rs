@@ -113,8 +113,19 @@ impl Suite {
     /// A broken index is one error, and the cases are then loaded without
     /// checking their clause ids (rather than one error per case).
     pub fn load_only(root: &Path, want: impl Fn(&Path) -> bool) -> Suite {
+        Suite::load_with_index(root, root, want)
+    }
+
+    /// Loads the case files under `root` for which `want(file)`, against
+    /// the clause index at `index/clauses.toml` (for a folder of cases
+    /// without its own index, such as a `diff --out` findings folder).
+    pub fn load_with_index(
+        root: &Path,
+        index: &Path,
+        want: impl Fn(&Path) -> bool,
+    ) -> Suite {
         let mut suite = Suite { root: root.to_path_buf(), ..Suite::default() };
-        let index_ok = match load_clauses(root) {
+        let index_ok = match load_clauses(index) {
             Ok(c) => {
                 suite.clauses = c;
                 true
@@ -245,6 +256,39 @@ mod tests {
             suite.errors[0].kind,
             CaseErrorKind::NotUtf8 { byte: 0xFF, .. }
         ));
+    }
+
+    #[test]
+    fn cases_without_an_index_load_against_another_folders_index() {
+        let base = std::env::temp_dir()
+            .join(format!("rc-suite-no-index-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let (project, out) = (base.join("project"), base.join("out"));
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::create_dir_all(out.join("findings")).unwrap();
+        std::fs::write(
+            project.join("clauses.toml"),
+            "[[clause]]\nid = \"R1\"\nsection = \"s\"\nlevel = \"MUST\"\n\
+             category = \"c\"\ntext = \"t\"\ntestable = true\n\
+             source = \"rfc9309\"\nlayer = \"parse\"\n",
+        )
+        .unwrap();
+        std::fs::write(
+            out.join("findings/f.toml"),
+            "[[case]]\nid = \"x\"\nclauses = [\"R1\"]\nsource = \"rfc9309\"\n\
+             robots = \"\"\ncheck = [{ agent = \"A\", url = \"/\", expect = \"allowed\" }]\n",
+        )
+        .unwrap();
+        let alone = Suite::load(&out);
+        assert!(
+            alone.errors.iter().any(|e| e.file.ends_with("clauses.toml")),
+            "{:?}",
+            alone.errors
+        );
+        let s = Suite::load_with_index(&out, &project, |_| true);
+        assert!(s.errors.is_empty(), "{:?}", s.errors);
+        assert_eq!((s.cases.len(), s.clauses.len()), (1, 1));
+        std::fs::remove_dir_all(&base).unwrap();
     }
 
     #[test]

@@ -9,6 +9,7 @@ use robots_adapters::process::Limits;
 use robots_adapters::registry::{self, Host};
 use robots_conformance::corpus;
 use robots_conformance::diff::{self, Report, Settings, finding};
+use robots_conformance::output::{OutDir, atomic_write};
 
 use super::matrix::select_entries;
 
@@ -76,8 +77,12 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         .map(|e| registry::open(e, limits, &Host::Thread))
         .collect();
     let mut start = 0;
+    // Claimed (created, probed, locked) before any input is generated.
+    let out = a.out.as_deref().map(OutDir::claim).transpose()?;
     if let Some(dir) = &a.out {
-        std::fs::create_dir_all(dir.join("findings"))?;
+        let findings = dir.join("findings");
+        std::fs::create_dir_all(&findings)
+            .with_context(|| format!("creating {}", findings.display()))?;
         if let Ok(text) = std::fs::read_to_string(dir.join("state.json"))
             && let Ok(s) = serde_json::from_str::<State>(&text)
             && s.seed == a.seed
@@ -137,7 +142,8 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         diff::run(&mut adapters, &mut inputs, &settings, &mut progress);
     bar.finish_and_clear();
     print_table(&report);
-    if let Some(dir) = &a.out {
+    if let Some(dir) = &out {
+        let dir = dir.path();
         write_out(dir, &report, a.corpus.is_none())?;
         println!("findings: {}", dir.join("findings").display());
     }
@@ -217,20 +223,21 @@ fn write_out(
     r: &Report,
     resumable: bool,
 ) -> anyhow::Result<()> {
+    let compared: Vec<&str> = r.adapters.keys().map(String::as_str).collect();
     for f in &r.findings {
         let path =
             dir.join("findings").join(format!("{}.toml", finding::id(f)));
-        std::fs::write(&path, finding::to_toml(f))
-            .with_context(|| format!("writing {}", path.display()))?;
+        atomic_write(&path, finding::to_toml_among(f, &compared).as_bytes())?;
     }
-    std::fs::write(
-        dir.join("summary.json"),
-        serde_json::to_string_pretty(r)?,
+    atomic_write(
+        &dir.join("summary.json"),
+        serde_json::to_string_pretty(r)?.as_bytes(),
     )?;
     if resumable {
-        std::fs::write(
-            dir.join("state.json"),
-            serde_json::to_string(&State { seed: r.seed, next: r.next })?,
+        atomic_write(
+            &dir.join("state.json"),
+            serde_json::to_string(&State { seed: r.seed, next: r.next })?
+                .as_bytes(),
         )?;
     }
     Ok(())
@@ -244,13 +251,19 @@ pub struct PromoteArgs {
     /// Finding files written by `diff --out DIR` (DIR/findings/*.toml)
     #[arg(required = true)]
     findings: Vec<PathBuf>,
+    /// Why the expectations hold (what was checked, which clause):
+    /// needed when a finding's note still says it was not reviewed, or
+    /// when every compared adapter answered against the oracle; recorded
+    /// in the promoted case's note
+    #[arg(long, value_name = "WHY")]
+    reviewed: Option<String>,
 }
 
 pub fn promote(a: PromoteArgs) -> anyhow::Result<i32> {
     let root = a.cases.root();
     let mut failed = 0;
     for f in &a.findings {
-        match finding::promote(&root, f) {
+        match finding::promote(&root, f, a.reviewed.as_deref()) {
             Ok(target) => {
                 println!("promoted {} -> {}", f.display(), target.display())
             }

@@ -1,11 +1,19 @@
 //! Findings as ready-to-promote cases in the spec-cases format, and
 //! their promotion into `spec-cases/findings/`.
+//!
+//! A finding is the oracle's verdict, not yet a reviewed expectation:
+//! promotion refuses one whose note still says it was not reviewed, and
+//! one that every compared adapter answered against the oracle (then the
+//! oracle is the likelier culprit), unless the caller says why it holds;
+//! that reason is recorded in the promoted case's note. It never promotes
+//! a file that does not validate, and never leaves a half-written target.
 
 use std::path::{Path, PathBuf};
 
 use super::Finding;
 use crate::case::CaseError;
 use crate::case::schema::{DecideCase, DecideCheck, write_cases};
+use crate::output::{OutputError, atomic_write};
 use crate::suite::{Suite, load_clauses};
 
 /// The spec-cases category a finding's axis belongs to.
@@ -55,8 +63,24 @@ pub fn id(f: &Finding) -> String {
     format!("fuzz-{}-{}-{}", slug(&f.adapter), slug(&f.explanation), hash(f))
 }
 
+/// The sentence a finding's note carries until someone reviews it.
+pub const UNREVIEWED: &str = "Review the expectations before promoting: they are the \
+     oracle's verdicts, and a reading the RFC leaves open should become implementation-defined.";
+
+/// Header line: the adapters that answered against the oracle.
+const AGAINST: &str = "# Answered against the oracle by: ";
+/// Header line: every adapter the run compared with the oracle.
+const COMPARED: &str = "# Compared with the oracle: ";
+
 /// The finding as a TOML case file (with a header comment).
 pub fn to_toml(f: &Finding) -> String {
+    to_toml_among(f, &[])
+}
+
+/// The finding as a TOML case file whose header also names every adapter
+/// the run compared (`compared`), so that `promote` can tell a finding
+/// all of them answered against the oracle.
+pub fn to_toml_among(f: &Finding, compared: &[&str]) -> String {
     let mut clauses = f.clauses.clone();
     if clauses.is_empty() {
         clauses.push("R2.2.2-2".into());
@@ -65,8 +89,7 @@ pub fn to_toml(f: &Finding) -> String {
     shared.insert(0, f.adapter.clone());
     let note = format!(
         "Found by `robots-conformance diff` ({}). {} answered {} where the oracle ({}) says {}; \
-         explained by {} (axis {}). Review the expectations before promoting: they are the \
-         oracle's verdicts, and a reading the RFC leaves open should become implementation-defined.",
+         explained by {} (axis {}). {UNREVIEWED}",
         f.origin,
         shared.join(", "),
         f.answer,
@@ -89,10 +112,65 @@ pub fn to_toml(f: &Finding) -> String {
         }],
     };
     let body = write_cases(&[case]).unwrap_or_else(|e| format!("# {e}\n"));
-    format!(
-        "# Finding: {} disagrees with the oracle; {} ({}).\n# Shape: {}\n\n{body}",
+    let mut header = format!(
+        "# Finding: {} disagrees with the oracle; {} ({}).\n# Shape: {}\n",
         f.adapter, f.explanation, f.axis, f.shape
-    )
+    );
+    if !compared.is_empty() {
+        header.push_str(&format!("{AGAINST}{}\n", shared.join(", ")));
+        header.push_str(&format!("{COMPARED}{}\n", compared.join(", ")));
+    }
+    format!("{header}\n{body}")
+}
+
+/// The adapters a header line lists (leading comment lines only).
+fn header_list(text: &str, prefix: &str) -> Vec<String> {
+    text.lines()
+        .take_while(|l| l.starts_with('#') || l.trim().is_empty())
+        .find_map(|l| l.strip_prefix(prefix))
+        .map(|rest| {
+            rest.split(',')
+                .map(|a| a.trim().to_string())
+                .filter(|a| !a.is_empty())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The compared adapters, when every one of them (two or more) answered
+/// against the oracle.
+fn all_against(text: &str) -> Option<Vec<String>> {
+    let compared = header_list(text, COMPARED);
+    let against = header_list(text, AGAINST);
+    (compared.len() >= 2 && compared.iter().all(|a| against.contains(a)))
+        .then_some(compared)
+}
+
+/// `text` with `Reviewed: why` in its case note (in place of the
+/// [`UNREVIEWED`] sentence, else at the end); `None` when the note is not
+/// a one-line string.
+fn record_review(text: &str, why: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len() + why.len() + 16);
+    let mut done = false;
+    for line in text.split_inclusive('\n') {
+        if !done && line.starts_with("note = ") {
+            let table: toml::Table = toml::from_str(line).ok()?;
+            let note = table.get("note")?.as_str()?;
+            let reviewed = format!("Reviewed: {why}");
+            let note = if note.contains(UNREVIEWED) {
+                note.replace(UNREVIEWED, &reviewed)
+            } else {
+                format!("{} {reviewed}", note.trim_end())
+            };
+            let mut t = toml::Table::new();
+            t.insert("note".into(), toml::Value::String(note));
+            out.push_str(&toml::to_string(&t).ok()?);
+            done = true;
+        } else {
+            out.push_str(line);
+        }
+    }
+    done.then_some(out)
 }
 
 /// Why a finding was not promoted.
@@ -120,6 +198,44 @@ pub enum PromoteError {
     /// The finding holds no case.
     #[error("no case in the finding")]
     NoCase,
+    /// The note still says the finding was not reviewed.
+    #[error(
+        "{}: not reviewed (its note still says \"Review the expectations before promoting\"): \
+         replace that sentence by what was reviewed and why the expectation holds, or pass \
+         --reviewed \"why\"",
+        .finding.display()
+    )]
+    Unreviewed {
+        /// The finding file.
+        finding: PathBuf,
+    },
+    /// Every compared adapter answered against the oracle.
+    #[error(
+        "{}: every adapter compared ({}) answered against the oracle; the oracle may be the \
+         one that is wrong. Check the clause, then pass --reviewed \"why the oracle is right\"",
+        .finding.display(),
+        .adapters.join(", ")
+    )]
+    EveryAdapterDisagrees {
+        /// The finding file.
+        finding: PathBuf,
+        /// The adapters.
+        adapters: Vec<String>,
+    },
+    /// The `--reviewed` reason is empty.
+    #[error(
+        "--reviewed needs a reason (what was checked, and why the expectation holds)"
+    )]
+    EmptyReview,
+    /// The review could not be written into the note.
+    #[error("{}: the case note is not a one-line string; write the review into it by hand", .finding.display())]
+    CannotRecordReview {
+        /// The finding file.
+        finding: PathBuf,
+    },
+    /// The target could not be written (the error names it).
+    #[error(transparent)]
+    Output(#[from] OutputError),
     /// The target already has a case with this id.
     #[error("{} already has case {id}", .target.display())]
     AlreadyThere {
@@ -135,39 +251,68 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> PromoteError + '_ {
 }
 
 /// Promotes a finding file into `root/findings/<category>.toml`, after
-/// it validates; removes the finding file. Returns the target file.
+/// it validates against `root`'s clause index; removes the finding file.
+/// `reviewed` is why the expectation holds: required when the note says
+/// it was not reviewed or every compared adapter answered against the
+/// oracle, and recorded in the note when given. Returns the target file.
 ///
 /// # Errors
 ///
-/// When the finding does not validate, its id already exists in the
+/// When the finding is unreviewed or contradicted by every adapter
+/// without a reason, does not validate, its id already exists in the
 /// target, or on I/O errors (each naming its path).
-pub fn promote(root: &Path, finding: &Path) -> Result<PathBuf, PromoteError> {
-    let text = std::fs::read_to_string(finding).map_err(io(finding))?;
-    // Validate it as a case file in a scratch suite with the real clause
-    // index.
-    let scratch = std::env::temp_dir()
-        .join(format!("robots-promote-{}", std::process::id()));
-    let dir = scratch.join("findings");
+pub fn promote(
+    root: &Path,
+    finding: &Path,
+    reviewed: Option<&str>,
+) -> Result<PathBuf, PromoteError> {
+    let mut text = std::fs::read_to_string(finding).map_err(io(finding))?;
+    let reviewed = match reviewed.map(str::trim) {
+        Some("") => return Err(PromoteError::EmptyReview),
+        other => other,
+    };
+    if let Some(why) = reviewed {
+        text = record_review(&text, why).ok_or_else(|| {
+            PromoteError::CannotRecordReview { finding: finding.to_path_buf() }
+        })?;
+    } else if let Some(adapters) = all_against(&text) {
+        return Err(PromoteError::EveryAdapterDisagrees {
+            finding: finding.to_path_buf(),
+            adapters,
+        });
+    } else if text.contains(UNREVIEWED) {
+        return Err(PromoteError::Unreviewed {
+            finding: finding.to_path_buf(),
+        });
+    }
+    load_clauses(root).map_err(|e| PromoteError::ClauseIndex(Box::new(e)))?;
+    // Validate it as a case file in a scratch folder, against the real
+    // clause index.
+    let scratch = tempfile::Builder::new()
+        .prefix("robots-promote-")
+        .tempdir()
+        .map_err(io(&std::env::temp_dir()))?;
+    let dir = scratch.path().join("findings");
     std::fs::create_dir_all(&dir).map_err(io(&dir))?;
-    let index = root.join("clauses.toml");
-    std::fs::copy(&index, scratch.join("clauses.toml")).map_err(io(&index))?;
     let candidate = dir.join("candidate.toml");
     std::fs::write(&candidate, &text).map_err(io(&candidate))?;
-    let suite = Suite::load(&scratch);
-    let _ = std::fs::remove_dir_all(&scratch);
+    let suite = Suite::load_with_index(scratch.path(), root, |_| true);
     if let Some(e) = suite.errors.first() {
         return Err(PromoteError::DoesNotValidate {
             finding: finding.to_path_buf(),
             error: Box::new(e.clone()),
         });
     }
-    load_clauses(root).map_err(|e| PromoteError::ClauseIndex(Box::new(e)))?;
     let case = suite.cases.first().ok_or(PromoteError::NoCase)?;
     let category =
         case.categories.first().cloned().unwrap_or_else(|| "findings".into());
     let folder = root.join("findings");
     let target = folder.join(format!("{category}.toml"));
-    let existing = std::fs::read_to_string(&target).unwrap_or_default();
+    let existing = match std::fs::read_to_string(&target) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(io(&target)(e)),
+    };
     if existing.contains(&format!("id = \"{}\"", case.id)) {
         return Err(PromoteError::AlreadyThere {
             target,
@@ -186,7 +331,7 @@ pub fn promote(root: &Path, finding: &Path) -> Result<PathBuf, PromoteError> {
     out.push('\n');
     out.push_str(&text);
     std::fs::create_dir_all(&folder).map_err(io(&folder))?;
-    std::fs::write(&target, out).map_err(io(&target))?;
+    atomic_write(&target, out.as_bytes())?;
     std::fs::remove_file(finding).map_err(io(finding))?;
     Ok(target)
 }
@@ -216,6 +361,84 @@ mod tests {
             origin: "seed 1 check 2".into(),
             count: 1,
         }
+    }
+
+    /// A cases root with the project's clause index, and a finding file.
+    fn setup(tag: &str, text: &str) -> (tempfile::TempDir, PathBuf) {
+        let root = tempfile::Builder::new()
+            .prefix(&format!("rc-promote-{tag}-"))
+            .tempdir()
+            .unwrap();
+        let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+        std::fs::copy(
+            here.join("../spec-cases/clauses.toml"),
+            root.path().join("clauses.toml"),
+        )
+        .unwrap();
+        let out = root.path().join("out/findings");
+        std::fs::create_dir_all(&out).unwrap();
+        let file = out.join("f.toml");
+        std::fs::write(&file, text).unwrap();
+        (root, file)
+    }
+
+    fn promoted_note(root: &Path) -> String {
+        let suite = Suite::load(root);
+        assert!(suite.errors.is_empty(), "{:?}", suite.errors);
+        suite.cases[0].note.clone().unwrap()
+    }
+
+    const BODY: &[u8] = b"User-agent: *\nDisallow: /a\n";
+
+    #[test]
+    fn an_unreviewed_finding_is_refused_until_told_why() {
+        let (root, file) = setup("unreviewed", &to_toml(&finding(BODY)));
+        let err = promote(root.path(), &file, None).unwrap_err();
+        assert!(matches!(err, PromoteError::Unreviewed { .. }), "{err}");
+        assert!(file.exists());
+        let err = promote(root.path(), &file, Some("  ")).unwrap_err();
+        assert!(matches!(err, PromoteError::EmptyReview), "{err}");
+        let why = "R2.2.2-2: the longest match `Disallow: /a` wins";
+        let target = promote(root.path(), &file, Some(why)).unwrap();
+        assert!(!file.exists());
+        assert!(target.ends_with("findings/precedence.toml"));
+        let note = promoted_note(root.path());
+        assert!(note.contains(&format!("Reviewed: {why}")), "{note}");
+        assert!(!note.contains(UNREVIEWED), "{note}");
+    }
+
+    #[test]
+    fn a_hand_reviewed_note_promotes_without_a_reason() {
+        let text = to_toml_among(&finding(BODY), &["rust-x", "py-y", "go-z"])
+            .replace(UNREVIEWED, "Checked against R2.2.2-2 by hand.");
+        let (root, file) = setup("hand", &text);
+        promote(root.path(), &file, None).unwrap();
+        let note = promoted_note(root.path());
+        assert!(note.ends_with("Checked against R2.2.2-2 by hand."), "{note}");
+    }
+
+    #[test]
+    fn a_finding_every_adapter_answered_against_the_oracle_needs_a_reason() {
+        // rust-x and py-y answered alike, and they were all compared.
+        let text = to_toml_among(&finding(BODY), &["py-y", "rust-x"])
+            .replace(UNREVIEWED, "Looked at it.");
+        assert!(text.contains("# Compared with the oracle: py-y, rust-x\n"));
+        let (root, file) = setup("all-against", &text);
+        let err = promote(root.path(), &file, None).unwrap_err();
+        assert!(
+            matches!(&err, PromoteError::EveryAdapterDisagrees { adapters, .. }
+                if adapters == &["py-y", "rust-x"]),
+            "{err}"
+        );
+        assert!(err.to_string().contains("py-y, rust-x"), "{err}");
+        assert!(file.exists());
+        let why = "every parser is wrong here: R2.2.2-2 is explicit";
+        promote(root.path(), &file, Some(why)).unwrap();
+        let note = promoted_note(root.path());
+        assert!(
+            note.ends_with(&format!("Looked at it. Reviewed: {why}")),
+            "{note}"
+        );
     }
 
     #[test]

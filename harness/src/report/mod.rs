@@ -8,32 +8,32 @@ pub mod junit;
 pub mod markdown;
 pub mod text;
 
-use std::io::Write;
 use std::path::Path;
 
 use crate::matrix::Matrix;
+use crate::output::{OutputError, atomic_write_with};
 
 /// Writes `report.json`, `junit.xml`, `matrix.md` and `matrix.html` into
-/// `dir`, creating it.
+/// `dir`, creating it; each file atomically (see [`crate::output`]), so a
+/// reader never sees a half-written or mixed report.
 ///
 /// # Errors
 ///
-/// On any I/O error.
-pub fn write_all(m: &Matrix, dir: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    let create = |name: &str| {
-        std::fs::File::create(dir.join(name)).map(std::io::BufWriter::new)
-    };
-    let mut f = create("report.json")?;
-    serde_json::to_writer(&mut f, m)?;
-    f.flush()?;
-    let mut f = create("junit.xml")?;
-    junit::write(m, &mut f)?;
-    f.flush()?;
-    let mut f = create("matrix.md")?;
-    markdown::write(m, &mut f)?;
-    f.flush()?;
-    let mut f = create("matrix.html")?;
-    html::write(m, &mut f)?;
-    f.flush()
+/// On any I/O error, naming the file or folder.
+pub fn write_all(m: &Matrix, dir: &Path) -> Result<(), OutputError> {
+    std::fs::create_dir_all(dir).map_err(|source| OutputError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    atomic_write_with(&dir.join("report.json"), |w| {
+        serde_json::to_writer(&mut *w, m)?;
+        w.flush()
+    })?;
+    atomic_write_with(&dir.join("junit.xml"), |mut w| {
+        junit::write(m, &mut w)
+    })?;
+    atomic_write_with(&dir.join("matrix.md"), |mut w| {
+        markdown::write(m, &mut w)
+    })?;
+    atomic_write_with(&dir.join("matrix.html"), |mut w| html::write(m, &mut w))
 }
