@@ -6,6 +6,7 @@
 pub mod html;
 pub mod junit;
 pub mod markdown;
+pub mod review;
 pub mod text;
 
 use std::path::Path;
