@@ -308,3 +308,40 @@ fn validate_reads_a_diff_out_folder_with_the_projects_clause_index() {
     assert_eq!(run.status.code(), Some(1), "{out}");
     assert!(out.contains("R99-nope"), "{out}");
 }
+
+#[test]
+fn diff_refuses_a_corrupt_state_file_and_an_unusable_time() {
+    let dir = scratch("diff-state");
+    std::fs::write(dir.join("state.json"), "{\"seed\": 9309, \"ne").unwrap();
+    let run = bin()
+        .args(["diff", "--adapters", "rust-robotxt", "--cases", "5", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2), "{}", text(&run.stderr));
+    assert!(text(&run.stderr).contains("state.json"), "{}", text(&run.stderr));
+    assert!(!dir.join("summary.json").exists());
+    for t in ["99999999999999999999s", "0s", "-1s", "nan", "inf"] {
+        let run = bin()
+            .args(["diff", "--adapters", "rust-robotxt", "--time", t])
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(2), "--time {t}");
+        assert!(
+            !text(&run.stderr).contains("panicked"),
+            "{}",
+            text(&run.stderr)
+        );
+    }
+    // A good state file resumes.
+    std::fs::write(dir.join("state.json"), "{\"seed\": 9309, \"next\": 3}")
+        .unwrap();
+    let run = bin()
+        .args(["diff", "--adapters", "rust-robotxt", "--cases", "2", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    assert!(text(&run.stderr).contains("resuming seed 9309 at check 3"));
+    assert!(dir.join("summary.json").exists());
+}

@@ -53,10 +53,13 @@ fn parse_duration(s: &str) -> Result<Duration, String> {
         "ms" => n / 1000.0,
         _ => return Err(format!("bad duration unit in `{s}` (s, m, h, ms)")),
     };
-    Ok(Duration::from_secs_f64(secs))
+    Duration::try_from_secs_f64(secs).ok().filter(|d| !d.is_zero()).ok_or_else(
+        || format!("`{s}` is not a usable duration (above 0, finite)"),
+    )
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 struct State {
     seed: u64,
     next: u64,
@@ -83,13 +86,22 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         let findings = dir.join("findings");
         std::fs::create_dir_all(&findings)
             .with_context(|| format!("creating {}", findings.display()))?;
-        if let Ok(text) = std::fs::read_to_string(dir.join("state.json"))
-            && let Ok(s) = serde_json::from_str::<State>(&text)
-            && s.seed == a.seed
-            && a.corpus.is_none()
-        {
-            start = s.next;
-            eprintln!("resuming seed {} at check {start}", a.seed);
+        let state = dir.join("state.json");
+        if a.corpus.is_none() && state.exists() {
+            // A state file that does not parse is an error, not a silent
+            // restart from check 0.
+            let text = std::fs::read_to_string(&state)
+                .with_context(|| format!("reading {}", state.display()))?;
+            let s: State = serde_json::from_str(&text).with_context(|| {
+                format!(
+                    "{} is not a diff state file (remove it to start over)",
+                    state.display()
+                )
+            })?;
+            if s.seed == a.seed {
+                start = s.next;
+                eprintln!("resuming seed {} at check {start}", a.seed);
+            }
         }
     }
     let time = a.time.or(if a.cases.is_none() {
