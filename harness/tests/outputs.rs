@@ -345,3 +345,42 @@ fn diff_refuses_a_corrupt_state_file_and_an_unusable_time() {
     assert!(text(&run.stderr).contains("resuming seed 9309 at check 3"));
     assert!(dir.join("summary.json").exists());
 }
+
+#[test]
+fn check_asks_a_command_template() {
+    let dir = scratch("command");
+    let file = dir.join("robots.txt");
+    std::fs::write(&file, "User-agent: *\nDisallow: /private\n").unwrap();
+    // A stand-in for Google's robots_main: exit 1 (disallowed) when the
+    // body disallows a prefix of the URL, else 0.
+    let template = "sh -c 'p=$(sed -n \"s/^Disallow: //p\" \"$0\"); \
+                    case \"$2\" in \"$p\"*) exit 1;; esac; exit 0' \
+                    {robots} {agent} {url}";
+    let run = bin()
+        .args(["check", "--robots"])
+        .arg(&file)
+        .args([
+            "--agent",
+            "FooBot",
+            "--command",
+            template,
+            "/private/x",
+            "/public",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    assert_eq!(text(&run.stdout), "disallowed /private/x\nallowed /public\n");
+    let run = bin()
+        .args(["check", "--robots"])
+        .arg(&file)
+        .args(["--agent", "FooBot", "--command", "true {agent}", "/x"])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    assert!(
+        text(&run.stderr).contains("needs {url}"),
+        "{}",
+        text(&run.stderr)
+    );
+}
