@@ -219,10 +219,14 @@ fn print_table(r: &Report) {
     let unexplained: Vec<_> =
         r.findings.iter().filter(|f| f.axis == "unexplained").collect();
     for f in unexplained.iter().take(10) {
+        let shared = if f.shared_with.is_empty() {
+            "no other adapter".to_string()
+        } else {
+            f.shared_with.join(",")
+        };
         println!(
-            "unexplained: {} (shared with {}) {:?} agent={} url={}",
+            "unexplained: {} (shared with {shared}) {:?} agent={} url={}",
             f.adapter,
-            f.shared_with.join(","),
             String::from_utf8_lossy(&f.robots),
             f.agent,
             f.url
