@@ -198,8 +198,8 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     );
     let entries = select_entries(&a.adapters)?;
     // Everything that can fail without running is checked first.
-    let out = a.out.as_deref().map(OutDir::claim).transpose()?;
     let plan = plan_baseline(&a)?;
+    let out = a.out.as_deref().map(OutDir::claim).transpose()?;
     let filter = Filter {
         include: a.filters.clone(),
         skip: a.skip.clone(),
