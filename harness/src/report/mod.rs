@@ -14,6 +14,23 @@ use std::path::Path;
 use crate::matrix::Matrix;
 use crate::output::{OutputError, atomic_write_with};
 
+/// `report.json`: the matrix, plus the names of the checks in the review
+/// queue (see [`review`]).
+#[derive(serde::Serialize)]
+struct Json<'a> {
+    #[serde(flatten)]
+    matrix: &'a Matrix,
+    review_queue: Vec<&'a str>,
+}
+
+impl<'a> Json<'a> {
+    fn of(m: &'a Matrix) -> Json<'a> {
+        let review_queue =
+            review::queue(m).iter().map(|i| i.row.name.as_str()).collect();
+        Json { matrix: m, review_queue }
+    }
+}
+
 /// Writes `report.json`, `junit.xml`, `matrix.md` and `matrix.html` into
 /// `dir`, creating it; each file atomically (see [`crate::output`]), so a
 /// reader never sees a half-written or mixed report.
@@ -27,7 +44,7 @@ pub fn write_all(m: &Matrix, dir: &Path) -> Result<(), OutputError> {
         source,
     })?;
     atomic_write_with(&dir.join("report.json"), |w| {
-        serde_json::to_writer(&mut *w, m)?;
+        serde_json::to_writer(&mut *w, &Json::of(m))?;
         w.flush()
     })?;
     atomic_write_with(&dir.join("junit.xml"), |mut w| {

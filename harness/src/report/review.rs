@@ -227,6 +227,18 @@ mod tests {
     }
 
     #[test]
+    fn report_json_names_the_queued_checks() {
+        let dir = tempfile::tempdir().unwrap();
+        crate::report::write_all(&synthetic(), dir.path()).unwrap();
+        let json: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(dir.path().join("report.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(json["review_queue"], serde_json::json!(["both-against"]));
+        assert_eq!(json["checks"].as_array().unwrap().len(), 5);
+    }
+
+    #[test]
     fn an_empty_queue_says_none() {
         let mut m = synthetic();
         m.checks.truncate(0);
