@@ -156,6 +156,36 @@ impl OutDir {
     }
 }
 
+/// A lock on a folder itself (no file is created in it), held until
+/// dropped: runs that read, change and rewrite a file in the folder (a
+/// baseline merge) take it so that one never overwrites another's merge.
+#[derive(Debug)]
+pub struct FolderLock {
+    _dir: File,
+}
+
+impl FolderLock {
+    /// Waits for the lock on `dir`.
+    ///
+    /// # Errors
+    ///
+    /// When the folder cannot be opened or locked, naming it.
+    pub fn wait(dir: &Path) -> Result<FolderLock, OutputError> {
+        let handle = File::open(dir).map_err(io(dir))?;
+        handle.lock().map_err(io(dir))?;
+        Ok(FolderLock { _dir: handle })
+    }
+
+    /// The folder of `file`, locked.
+    ///
+    /// # Errors
+    ///
+    /// As [`FolderLock::wait`].
+    pub fn of_file(file: &Path) -> Result<FolderLock, OutputError> {
+        FolderLock::wait(parent_of(file))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,6 +256,21 @@ mod tests {
         assert_eq!(again.path(), d);
         drop(again);
         std::fs::remove_dir_all(d.parent().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn a_folder_lock_excludes_another_until_dropped() {
+        let d = scratch("folder-lock");
+        let held = FolderLock::of_file(&d.join("baseline.json")).unwrap();
+        let other = File::open(&d).unwrap();
+        assert!(matches!(
+            other.try_lock(),
+            Err(std::fs::TryLockError::WouldBlock)
+        ));
+        drop(held);
+        other.try_lock().unwrap();
+        assert!(names(&d).is_empty(), "no file is created");
+        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]

@@ -384,3 +384,43 @@ fn check_asks_a_command_template() {
         text(&run.stderr)
     );
 }
+
+#[test]
+fn concurrent_baseline_merges_keep_both_runs() {
+    let cases = cases("merge-race");
+    let dir = scratch("merge-race");
+    let file = dir.join("baseline.json");
+    for _ in 0..3 {
+        let _ = std::fs::remove_file(&file);
+        let spawn = |adapter: &str| {
+            bin()
+                .args([
+                    "matrix",
+                    "--threads",
+                    "--adapters",
+                    adapter,
+                    "--cases",
+                ])
+                .arg(&cases)
+                .arg("--baseline")
+                .arg(&file)
+                .arg("--update-baseline")
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        let (a, b) = (spawn("rust-robotxt"), spawn("rust-robots_txt"));
+        for r in [a.wait_with_output().unwrap(), b.wait_with_output().unwrap()]
+        {
+            assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
+        }
+        assert_eq!(
+            shape(&file),
+            [
+                ("rust-robots_txt".to_string(), 4),
+                ("rust-robotxt".to_string(), 4)
+            ]
+        );
+    }
+}

@@ -12,7 +12,7 @@ use robots_adapters::process::Limits;
 use robots_adapters::registry::{self, Entry, Host};
 use robots_conformance::baseline::Baseline;
 use robots_conformance::matrix::{self, Matrix};
-use robots_conformance::output::{self, OutDir};
+use robots_conformance::output::{self, FolderLock, OutDir};
 use robots_conformance::report;
 use robots_conformance::suite::{Filter, Suite};
 
@@ -143,8 +143,9 @@ enum BaselinePlan {
     None,
     /// Compare with the stored one.
     Compare(Baseline),
-    /// Merge into the stored one (empty when the file does not exist).
-    Merge(PathBuf, Baseline),
+    /// Merge into the stored one (empty when the file does not exist),
+    /// holding its folder's lock from the read to the write.
+    Merge(PathBuf, Baseline, FolderLock),
     /// Replace the file.
     Replace(PathBuf),
 }
@@ -167,6 +168,13 @@ fn plan_baseline(a: &Args) -> anyhow::Result<BaselinePlan> {
     if a.replace_baseline {
         return Ok(BaselinePlan::Replace(path));
     }
+    // Another run merging into this file waits here, then reads what
+    // that run wrote.
+    let lock = if a.update_baseline {
+        Some(FolderLock::of_file(&path)?)
+    } else {
+        None
+    };
     let stored = if a.update_baseline && !path.exists() {
         Baseline { profile: a.profile.clone(), ..Baseline::default() }
     } else {
@@ -180,10 +188,9 @@ fn plan_baseline(a: &Args) -> anyhow::Result<BaselinePlan> {
         stored.profile,
         a.profile
     );
-    Ok(if a.update_baseline {
-        BaselinePlan::Merge(path, stored)
-    } else {
-        BaselinePlan::Compare(stored)
+    Ok(match lock {
+        Some(lock) => BaselinePlan::Merge(path, stored, lock),
+        None => BaselinePlan::Compare(stored),
     })
 }
 
@@ -222,9 +229,10 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             println!("baseline replaced: {}", path.display());
             Ok(0)
         }
-        BaselinePlan::Merge(path, mut stored) => {
+        BaselinePlan::Merge(path, mut stored, lock) => {
             let touched = stored.merge(&now);
             stored.write(&path)?;
+            drop(lock);
             println!(
                 "baseline updated: {} ({touched} outcome(s) added or changed, \
                  others kept)",
