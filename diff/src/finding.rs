@@ -1,43 +1,20 @@
 //! Findings as ready-to-promote cases in the spec-cases format, and
 //! their promotion into `spec-cases/findings/`.
 //!
-//! A finding states the oracle's verdicts as found; promotion validates
-//! the case file with the runner's loader and never edits an existing
-//! case or overwrites one with the same id.
+//! A finding is the oracle's verdict, not yet a reviewed expectation:
+//! promotion refuses one whose note still says it was not reviewed, and
+//! one that every compared adapter answered against the oracle (then the
+//! oracle is the likelier culprit), unless the caller says why it holds;
+//! that reason is recorded in the promoted case's note. It never promotes
+//! a file that does not validate, and never leaves a half-written target.
 
 use std::path::{Path, PathBuf};
 
-use base64::Engine;
-use serde::Serialize;
-
 use crate::Finding;
+use robots_runner::case::CaseError;
+use robots_runner::case::schema::{DecideCase, DecideCheck, write_cases};
+use robots_runner::output::{OutputError, atomic_write};
 use robots_runner::suite::{Suite, load_clauses};
-
-#[derive(Serialize)]
-struct CheckOut<'a> {
-    agent: &'a str,
-    url: &'a str,
-    expect: &'a std::collections::BTreeMap<String, String>,
-}
-
-#[derive(Serialize)]
-struct CaseOut<'a> {
-    id: String,
-    clauses: Vec<String>,
-    source: &'static str,
-    categories: Vec<String>,
-    note: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    robots: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    robots_base64: Option<String>,
-    check: Vec<CheckOut<'a>>,
-}
-
-#[derive(Serialize)]
-struct FileOut<'a> {
-    case: Vec<CaseOut<'a>>,
-}
 
 /// The spec-cases category a finding's axis belongs to.
 pub fn category(axis: &str) -> &'static str {
@@ -86,20 +63,33 @@ pub fn id(f: &Finding) -> String {
     format!("fuzz-{}-{}-{}", slug(&f.adapter), slug(&f.explanation), hash(f))
 }
 
+/// The sentence a finding's note carries until someone reviews it.
+pub const UNREVIEWED: &str = "Review the expectations before promoting: they are the \
+     oracle's verdicts, and a reading the RFC leaves open should become implementation-defined.";
+
+/// Header line: the adapters that answered against the oracle.
+const AGAINST: &str = "# Answered against the oracle by: ";
+/// Header line: every adapter the run compared with the oracle.
+const COMPARED: &str = "# Compared with the oracle: ";
+
 /// The finding as a TOML case file (with a header comment).
 pub fn to_toml(f: &Finding) -> String {
+    to_toml_among(f, &[])
+}
+
+/// The finding as a TOML case file whose header also names every adapter
+/// the run compared (`compared`), so that `promote` can tell a finding
+/// all of them answered against the oracle.
+pub fn to_toml_among(f: &Finding, compared: &[&str]) -> String {
     let mut clauses = f.clauses.clone();
     if clauses.is_empty() {
         clauses.push("R2.2.2-2".into());
     }
-    let text =
-        std::str::from_utf8(&f.robots).ok().filter(|t| !t.contains('\u{0}'));
     let mut shared = f.shared_with.clone();
     shared.insert(0, f.adapter.clone());
     let note = format!(
         "Found by `robots-conformance diff` ({}). {} answered {} where the oracle ({}) says {}; \
-         explained by {} (axis {}). Review the expectations before promoting: they are the \
-         oracle's verdicts, and a reading the RFC leaves open should become implementation-defined.",
+         explained by {} (axis {}). {UNREVIEWED}",
         f.origin,
         shared.join(", "),
         f.answer,
@@ -108,41 +98,86 @@ pub fn to_toml(f: &Finding) -> String {
         f.explanation,
         f.axis
     );
-    let file = FileOut {
-        case: vec![CaseOut {
-            id: id(f),
-            clauses,
-            source: "fuzz-finding",
-            categories: vec![category(&f.axis).to_string()],
-            note,
-            robots: text.map(str::to_string),
-            robots_base64: match text {
-                Some(_) => None,
-                None => Some(
-                    base64::engine::general_purpose::STANDARD
-                        .encode(&f.robots),
-                ),
-            },
-            check: vec![CheckOut {
-                agent: &f.agent,
-                url: &f.url,
-                expect: &f.oracle,
-            }],
+    let case = DecideCase {
+        id: id(f),
+        clauses,
+        source: "fuzz-finding",
+        categories: vec![category(&f.axis).to_string()],
+        note,
+        robots: &f.robots,
+        checks: vec![DecideCheck {
+            agent: &f.agent,
+            url: &f.url,
+            expect: &f.oracle,
         }],
     };
-    let body = toml::to_string(&file)
-        .unwrap_or_else(|e| format!("# cannot serialise: {e}\n"));
-    format!(
-        "# Finding: {} disagrees with the oracle; {} ({}).\n# Shape: {}\n\n{body}",
+    let body = write_cases(&[case]).unwrap_or_else(|e| format!("# {e}\n"));
+    let mut header = format!(
+        "# Finding: {} disagrees with the oracle; {} ({}).\n# Shape: {}\n",
         f.adapter, f.explanation, f.axis, f.shape
-    )
+    );
+    if !compared.is_empty() {
+        header.push_str(&format!("{AGAINST}{}\n", shared.join(", ")));
+        header.push_str(&format!("{COMPARED}{}\n", compared.join(", ")));
+    }
+    format!("{header}\n{body}")
+}
+
+/// The adapters a header line lists (leading comment lines only).
+fn header_list(text: &str, prefix: &str) -> Vec<String> {
+    text.lines()
+        .take_while(|l| l.starts_with('#') || l.trim().is_empty())
+        .find_map(|l| l.strip_prefix(prefix))
+        .map(|rest| {
+            rest.split(',')
+                .map(|a| a.trim().to_string())
+                .filter(|a| !a.is_empty())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The compared adapters, when every one of them (two or more) answered
+/// against the oracle.
+fn all_against(text: &str) -> Option<Vec<String>> {
+    let compared = header_list(text, COMPARED);
+    let against = header_list(text, AGAINST);
+    (compared.len() >= 2 && compared.iter().all(|a| against.contains(a)))
+        .then_some(compared)
+}
+
+/// `text` with `Reviewed: why` in its case note (in place of the
+/// [`UNREVIEWED`] sentence, else at the end); `None` when the note is not
+/// a one-line string.
+fn record_review(text: &str, why: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len() + why.len() + 16);
+    let mut done = false;
+    for line in text.split_inclusive('\n') {
+        if !done && line.starts_with("note = ") {
+            let table: toml::Table = toml::from_str(line).ok()?;
+            let note = table.get("note")?.as_str()?;
+            let reviewed = format!("Reviewed: {why}");
+            let note = if note.contains(UNREVIEWED) {
+                note.replace(UNREVIEWED, &reviewed)
+            } else {
+                format!("{} {reviewed}", note.trim_end())
+            };
+            let mut t = toml::Table::new();
+            t.insert("note".into(), toml::Value::String(note));
+            out.push_str(&toml::to_string(&t).ok()?);
+            done = true;
+        } else {
+            out.push_str(line);
+        }
+    }
+    done.then_some(out)
 }
 
 /// Why a finding was not promoted.
 #[derive(Debug, thiserror::Error)]
 pub enum PromoteError {
-    /// A file cannot be read or written.
-    #[error("{}: {source}", path.display())]
+    /// A file or folder could not be read or written.
+    #[error("{}: {source}", .path.display())]
     Io {
         /// The file or folder.
         path: PathBuf,
@@ -150,70 +185,137 @@ pub enum PromoteError {
         source: std::io::Error,
     },
     /// The finding is not a valid case file.
-    #[error("{} does not validate: {message}", file.display())]
-    Invalid {
-        /// The finding.
-        file: PathBuf,
-        /// The first mistake (file, line, case id).
-        message: String,
+    #[error("{} does not validate: {}", .finding.display(), .error.message())]
+    DoesNotValidate {
+        /// The finding file.
+        finding: PathBuf,
+        /// The first mistake in it.
+        error: Box<CaseError>,
     },
-    /// The project's clause index cannot be loaded.
-    #[error("{0}")]
-    Clauses(String),
-    /// The finding file holds no case.
+    /// The project's clause index does not load.
+    #[error(transparent)]
+    ClauseIndex(Box<CaseError>),
+    /// The finding holds no case.
     #[error("no case in the finding")]
     NoCase,
+    /// The note still says the finding was not reviewed.
+    #[error(
+        "{}: not reviewed (its note still says \"Review the expectations before promoting\"): \
+         replace that sentence by what was reviewed and why the expectation holds, or pass \
+         --reviewed \"why\"",
+        .finding.display()
+    )]
+    Unreviewed {
+        /// The finding file.
+        finding: PathBuf,
+    },
+    /// Every compared adapter answered against the oracle.
+    #[error(
+        "{}: every adapter compared ({}) answered against the oracle; the oracle may be the \
+         one that is wrong. Check the clause, then pass --reviewed \"why the oracle is right\"",
+        .finding.display(),
+        .adapters.join(", ")
+    )]
+    EveryAdapterDisagrees {
+        /// The finding file.
+        finding: PathBuf,
+        /// The adapters.
+        adapters: Vec<String>,
+    },
+    /// The `--reviewed` reason is empty.
+    #[error(
+        "--reviewed needs a reason (what was checked, and why the expectation holds)"
+    )]
+    EmptyReview,
+    /// The review could not be written into the note.
+    #[error("{}: the case note is not a one-line string; write the review into it by hand", .finding.display())]
+    CannotRecordReview {
+        /// The finding file.
+        finding: PathBuf,
+    },
+    /// The target could not be written (the error names it).
+    #[error(transparent)]
+    Output(#[from] OutputError),
     /// The target already has a case with this id.
-    #[error("{} already has case {id}", target.display())]
-    Exists {
+    #[error("{} already has case {id}", .target.display())]
+    AlreadyThere {
         /// The target file.
         target: PathBuf,
-        /// The id.
+        /// The case id.
         id: String,
     },
 }
 
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> PromoteError + '_ {
+    move |source| PromoteError::Io { path: path.to_path_buf(), source }
+}
+
 /// Promotes a finding file into `root/findings/<category>.toml`, after
-/// it validates; removes the finding file. Returns the target file.
+/// it validates against `root`'s clause index; removes the finding file.
+/// `reviewed` is why the expectation holds: required when the note says
+/// it was not reviewed or every compared adapter answered against the
+/// oracle, and recorded in the note when given. Returns the target file.
 ///
 /// # Errors
 ///
-/// When the finding does not validate, its id already exists in the
-/// target, or on I/O errors.
-pub fn promote(root: &Path, finding: &Path) -> Result<PathBuf, PromoteError> {
-    let io = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| PromoteError::Io { path, source }
+/// When the finding is unreviewed or contradicted by every adapter
+/// without a reason, does not validate, its id already exists in the
+/// target, or on I/O errors (each naming its path).
+pub fn promote(
+    root: &Path,
+    finding: &Path,
+    reviewed: Option<&str>,
+) -> Result<PathBuf, PromoteError> {
+    let mut text = std::fs::read_to_string(finding).map_err(io(finding))?;
+    let reviewed = match reviewed.map(str::trim) {
+        Some("") => return Err(PromoteError::EmptyReview),
+        other => other,
     };
-    let text = std::fs::read_to_string(finding).map_err(io(finding))?;
-    // Validate it as a case file in a scratch suite with the real clause
-    // index.
-    let scratch = std::env::temp_dir()
-        .join(format!("robots-promote-{}", std::process::id()));
-    let dir = scratch.join("findings");
-    std::fs::create_dir_all(&dir).map_err(io(&dir))?;
-    let clauses = root.join("clauses.toml");
-    std::fs::copy(&clauses, scratch.join("clauses.toml"))
-        .map_err(io(&clauses))?;
-    let candidate = dir.join("candidate.toml");
-    std::fs::write(&candidate, &text).map_err(io(&candidate))?;
-    let suite = Suite::load(&scratch);
-    let _ = std::fs::remove_dir_all(&scratch);
-    if let Some(e) = suite.errors.first() {
-        return Err(PromoteError::Invalid {
-            file: finding.to_path_buf(),
-            message: e.message.clone(),
+    if let Some(why) = reviewed {
+        text = record_review(&text, why).ok_or_else(|| {
+            PromoteError::CannotRecordReview { finding: finding.to_path_buf() }
+        })?;
+    } else if let Some(adapters) = all_against(&text) {
+        return Err(PromoteError::EveryAdapterDisagrees {
+            finding: finding.to_path_buf(),
+            adapters,
+        });
+    } else if text.contains(UNREVIEWED) {
+        return Err(PromoteError::Unreviewed {
+            finding: finding.to_path_buf(),
         });
     }
-    load_clauses(root).map_err(|e| PromoteError::Clauses(e.to_string()))?;
+    load_clauses(root).map_err(|e| PromoteError::ClauseIndex(Box::new(e)))?;
+    // Validate it as a case file in a scratch folder, against the real
+    // clause index.
+    let scratch = tempfile::Builder::new()
+        .prefix("robots-promote-")
+        .tempdir()
+        .map_err(io(&std::env::temp_dir()))?;
+    let dir = scratch.path().join("findings");
+    std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+    let candidate = dir.join("candidate.toml");
+    std::fs::write(&candidate, &text).map_err(io(&candidate))?;
+    let suite = Suite::load_with_index(scratch.path(), root, |_| true);
+    if let Some(e) = suite.errors.first() {
+        return Err(PromoteError::DoesNotValidate {
+            finding: finding.to_path_buf(),
+            error: Box::new(e.clone()),
+        });
+    }
     let case = suite.cases.first().ok_or(PromoteError::NoCase)?;
     let category =
         case.categories.first().cloned().unwrap_or_else(|| "findings".into());
-    let target = root.join("findings").join(format!("{category}.toml"));
-    let existing = std::fs::read_to_string(&target).unwrap_or_default();
+    let folder = root.join("findings");
+    let target = folder.join(format!("{category}.toml"));
+    let existing = match std::fs::read_to_string(&target) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(io(&target)(e)),
+    };
     if existing.contains(&format!("id = \"{}\"", case.id)) {
-        return Err(PromoteError::Exists {
-            target: target.clone(),
+        return Err(PromoteError::AlreadyThere {
+            target,
             id: case.id.clone(),
         });
     }
@@ -228,9 +330,148 @@ pub fn promote(root: &Path, finding: &Path) -> Result<PathBuf, PromoteError> {
     };
     out.push('\n');
     out.push_str(&text);
-    let folder = root.join("findings");
     std::fs::create_dir_all(&folder).map_err(io(&folder))?;
-    std::fs::write(&target, out).map_err(io(&target))?;
+    atomic_write(&target, out.as_bytes())?;
     std::fs::remove_file(finding).map_err(io(finding))?;
     Ok(target)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding(robots: &[u8]) -> Finding {
+        Finding {
+            adapter: "rust-x".into(),
+            profile: "rfc9309".into(),
+            explanation: "longest-match".into(),
+            axis: "precedence".into(),
+            clauses: vec!["R2.2.2-2".into()],
+            shape: "s".into(),
+            robots: robots.to_vec(),
+            agent: "FooBot".into(),
+            url: "/a".into(),
+            answer: "allowed".into(),
+            oracle: [
+                ("google".to_string(), "disallowed".to_string()),
+                ("rfc9309".to_string(), "disallowed".to_string()),
+            ]
+            .into(),
+            shared_with: vec!["py-y".into()],
+            origin: "seed 1 check 2".into(),
+            count: 1,
+        }
+    }
+
+    /// A cases root with the project's clause index, and a finding file.
+    fn setup(tag: &str, text: &str) -> (tempfile::TempDir, PathBuf) {
+        let root = tempfile::Builder::new()
+            .prefix(&format!("rc-promote-{tag}-"))
+            .tempdir()
+            .unwrap();
+        let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+        std::fs::copy(
+            here.join("../spec-cases/clauses.toml"),
+            root.path().join("clauses.toml"),
+        )
+        .unwrap();
+        let out = root.path().join("out/findings");
+        std::fs::create_dir_all(&out).unwrap();
+        let file = out.join("f.toml");
+        std::fs::write(&file, text).unwrap();
+        (root, file)
+    }
+
+    fn promoted_note(root: &Path) -> String {
+        let suite = Suite::load(root);
+        assert!(suite.errors.is_empty(), "{:?}", suite.errors);
+        suite.cases[0].note.clone().unwrap()
+    }
+
+    const BODY: &[u8] = b"User-agent: *\nDisallow: /a\n";
+
+    #[test]
+    fn an_unreviewed_finding_is_refused_until_told_why() {
+        let (root, file) = setup("unreviewed", &to_toml(&finding(BODY)));
+        let err = promote(root.path(), &file, None).unwrap_err();
+        assert!(matches!(err, PromoteError::Unreviewed { .. }), "{err}");
+        assert!(file.exists());
+        let err = promote(root.path(), &file, Some("  ")).unwrap_err();
+        assert!(matches!(err, PromoteError::EmptyReview), "{err}");
+        let why = "R2.2.2-2: the longest match `Disallow: /a` wins";
+        let target = promote(root.path(), &file, Some(why)).unwrap();
+        assert!(!file.exists());
+        assert!(target.ends_with("findings/precedence.toml"));
+        let note = promoted_note(root.path());
+        assert!(note.contains(&format!("Reviewed: {why}")), "{note}");
+        assert!(!note.contains(UNREVIEWED), "{note}");
+    }
+
+    #[test]
+    fn a_hand_reviewed_note_promotes_without_a_reason() {
+        let text = to_toml_among(&finding(BODY), &["rust-x", "py-y", "go-z"])
+            .replace(UNREVIEWED, "Checked against R2.2.2-2 by hand.");
+        let (root, file) = setup("hand", &text);
+        promote(root.path(), &file, None).unwrap();
+        let note = promoted_note(root.path());
+        assert!(note.ends_with("Checked against R2.2.2-2 by hand."), "{note}");
+    }
+
+    #[test]
+    fn a_finding_every_adapter_answered_against_the_oracle_needs_a_reason() {
+        // rust-x and py-y answered alike, and they were all compared.
+        let text = to_toml_among(&finding(BODY), &["py-y", "rust-x"])
+            .replace(UNREVIEWED, "Looked at it.");
+        assert!(text.contains("# Compared with the oracle: py-y, rust-x\n"));
+        let (root, file) = setup("all-against", &text);
+        let err = promote(root.path(), &file, None).unwrap_err();
+        assert!(
+            matches!(&err, PromoteError::EveryAdapterDisagrees { adapters, .. }
+                if adapters == &["py-y", "rust-x"]),
+            "{err}"
+        );
+        assert!(err.to_string().contains("py-y, rust-x"), "{err}");
+        assert!(file.exists());
+        let why = "every parser is wrong here: R2.2.2-2 is explicit";
+        promote(root.path(), &file, Some(why)).unwrap();
+        let note = promoted_note(root.path());
+        assert!(
+            note.ends_with(&format!("Looked at it. Reviewed: {why}")),
+            "{note}"
+        );
+    }
+
+    #[test]
+    fn a_finding_is_written_as_a_case_file() {
+        let got = to_toml(&finding(b"User-agent: *\nDisallow: /a\n"));
+        let want = r#"# Finding: rust-x disagrees with the oracle; longest-match (precedence).
+# Shape: s
+
+[[case]]
+id = "fuzz-rust-x-longest-match-WANT_HASH"
+clauses = ["R2.2.2-2"]
+source = "fuzz-finding"
+categories = ["precedence"]
+note = "Found by `robots-conformance diff` (seed 1 check 2). rust-x, py-y answered allowed where the oracle (rfc9309) says disallowed; explained by longest-match (axis precedence). Review the expectations before promoting: they are the oracle's verdicts, and a reading the RFC leaves open should become implementation-defined."
+robots = """
+User-agent: *
+Disallow: /a
+"""
+
+[[case.check]]
+agent = "FooBot"
+url = "/a"
+
+[case.check.expect]
+google = "disallowed"
+rfc9309 = "disallowed"
+"#;
+        let want = want.replace(
+            "WANT_HASH",
+            &hash(&finding(b"User-agent: *\nDisallow: /a\n")),
+        );
+        assert_eq!(got, want);
+        let binary = to_toml(&finding(b"\xff\x00"));
+        assert!(binary.contains("robots_base64 = \"/wA=\""), "{binary}");
+    }
 }

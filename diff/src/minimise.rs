@@ -5,6 +5,10 @@
 //! Generic over the predicate: it never knows what a verdict is, and
 //! never exceeds its budget of predicate calls.
 
+// The oracle's line splitter (after the adapter boundary is sealed:
+// `robots_adapters::line_ranges`).
+use robots_adapters::line_ranges;
+
 /// Shrinks `items` to a smaller list for which `keeps` still holds
 /// (`keeps(items)` must hold on entry). Classic ddmin: try dropping
 /// chunks of decreasing size. At most `budget` predicate calls.
@@ -57,25 +61,12 @@ pub fn ddmin<T: Clone>(
     current
 }
 
-/// Splits a body into lines, each keeping its line end.
+/// Splits a body into lines as the oracle does (CR, LF, CRLF), each
+/// keeping its line end.
 pub fn lines(body: &[u8]) -> Vec<Vec<u8>> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut i = 0;
-    while i < body.len() {
-        if body[i] == b'\n' || body[i] == b'\r' {
-            if body[i] == b'\r' && body.get(i + 1) == Some(&b'\n') {
-                i += 1;
-            }
-            out.push(body[start..=i].to_vec());
-            start = i + 1;
-        }
-        i += 1;
-    }
-    if start < body.len() {
-        out.push(body[start..].to_vec());
-    }
-    out
+    let starts: Vec<usize> = line_ranges(body).map(|r| r.start).collect();
+    let ends = starts.iter().skip(1).copied().chain([body.len()]);
+    starts.iter().zip(ends).map(|(&s, e)| body[s..e].to_vec()).collect()
 }
 
 /// A check being minimised.
@@ -110,7 +101,8 @@ pub fn minimise(
     let url: Vec<char> = s.url.chars().collect();
     let url = ddmin(url, &mut budget, &mut |c: &[char]| {
         let url: String = c.iter().collect();
-        url.starts_with('/') && keeps(&Subject { url, ..s.clone() })
+        // Never `//x` (a network-path reference) or another non-case URL.
+        robots_runner::case::is_case_url(&url) && keeps(&Subject { url, ..s.clone() })
     });
     s.url = url.into_iter().collect();
     // The agent is left as generated: it is a short product token already,
@@ -133,6 +125,21 @@ mod tests {
     }
 
     #[test]
+    fn a_minimised_url_stays_a_case_url() {
+        let s = Subject {
+            robots: b"x".to_vec(),
+            agent: "a".into(),
+            url: "/a/b".into(),
+        };
+        // Keeps while the URL has two slashes: left alone, ddmin would
+        // shrink it to `//`, which is not a case URL.
+        let got = minimise(s, 1_000, &mut |s: &Subject| {
+            s.url.matches('/').count() >= 2
+        });
+        assert_eq!(got.url, "/a/");
+    }
+
+    #[test]
     fn lines_keep_their_ends() {
         assert_eq!(
             lines(b"a\r\nb\rc\nd"),
@@ -143,5 +150,10 @@ mod tests {
                 b"d".to_vec()
             ]
         );
+        assert_eq!(
+            lines(b"\n\r\n\r"),
+            [b"\n".to_vec(), b"\r\n".to_vec(), b"\r".to_vec()]
+        );
+        assert!(lines(b"").is_empty());
     }
 }

@@ -1,5 +1,8 @@
 //! The per-parser compliance report: every clause with the parser's
 //! outcomes on the checks citing it, and a verdict in tiers.
+//!
+//! It renders outcomes the runner already judged; it never asks an adapter
+//! or changes an outcome.
 
 use std::collections::BTreeMap;
 use std::io::Write;

@@ -1,4 +1,6 @@
 //! Clause coverage: which cases cite each clause of the index.
+//!
+//! It counts citations; it never runs a check or judges a clause's wording.
 
 use std::collections::BTreeMap;
 

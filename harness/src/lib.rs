@@ -14,6 +14,7 @@ pub mod case;
 pub mod certify;
 pub mod coverage;
 pub mod matrix;
+pub mod output;
 pub mod render;
 pub mod report;
 pub mod run;

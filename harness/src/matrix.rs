@@ -1,6 +1,9 @@
 //! The matrix: every selected check against every selected adapter, in
 //! parallel across adapters, judged under each profile, plus the oracle's
 //! explanation of every check. Reports are renderings of a [`Matrix`].
+//!
+//! It reaches every parser, the oracle too, only through the `Adapter`
+//! trait; a misbehaving adapter costs only its own cells, never the run.
 
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -207,7 +210,7 @@ pub fn run(
             rows.push(Row {
                 name: check.name.clone(),
                 case: case.name.clone(),
-                question: cut(&describe_question(&check.question), 1024),
+                question: cut(&describe_question(&check.request), 1024),
                 level: level.clone(),
                 categories: case.categories.clone(),
                 clauses: case.clauses.clone(),

@@ -1,38 +1,47 @@
 //! Human-readable renderings: a failing check as labelled blocks
 //! (robots.txt line-numbered, query, got, want, why, clauses).
+//!
+//! Pure text from values already computed: it never asks an adapter, and
+//! it numbers body lines with the oracle's own splitter, never its own.
 
 use std::fmt::Write;
 
-use robots_adapters::Reply;
 use robots_adapters::scenario::{Answer, Scenario};
+// The oracle's line splitter, so lines are numbered as its explanations
+// number them.
+use robots_adapters::line_ranges;
+use robots_adapters::{Reply, Request};
 
-use crate::case::{Case, Check, Question};
+use crate::case::{Case, Check};
 use crate::suite::Suite;
 
-/// The body with line numbers, as the oracle counts lines (CR, LF, CRLF),
-/// control bytes escaped; long bodies are cut.
+/// The body with line numbers, as the oracle counts lines (CR, LF, CRLF
+/// each end one line), control bytes escaped, a line's CR shown as `\r`
+/// (its LF is not shown); long bodies are cut.
 pub fn numbered_body(body: &[u8]) -> String {
     const MAX_LINES: usize = 40;
     let mut out = String::new();
-    let text = String::from_utf8_lossy(body);
     let mut count = 0;
-    for (i, line) in text.split_inclusive(['\n', '\r']).enumerate() {
+    for (i, range) in line_ranges(body).enumerate() {
         if i == MAX_LINES {
             let _ = writeln!(out, "   … ({} bytes in all)", body.len());
             return out;
         }
-        let shown: String = line
+        let ends_with_cr = body.get(range.end) == Some(&b'\r');
+        let text = String::from_utf8_lossy(&body[range]);
+        let mut shown: String = text
             .chars()
             .flat_map(|c| match c {
-                '\r' => "\\r".chars().collect::<Vec<_>>(),
-                '\n' => vec![],
-                '\t' => "\\t".chars().collect(),
+                '\t' => "\\t".chars().collect::<Vec<_>>(),
                 '\u{feff}' => "\\uFEFF".chars().collect(),
                 c if c.is_control() => c.escape_default().collect(),
                 c => vec![c],
             })
             .take(160)
             .collect();
+        if ends_with_cr {
+            shown.push_str("\\r");
+        }
         let _ = writeln!(out, "{:>4} | {shown}", i + 1);
         count += 1;
     }
@@ -42,25 +51,25 @@ pub fn numbered_body(body: &[u8]) -> String {
     out
 }
 
-/// A question in one line.
-pub fn describe_question(q: &Question) -> String {
+/// A request in one line.
+pub fn describe_question(q: &Request) -> String {
     match q {
-        Question::Decide { agent, url } => {
+        Request::Decide { agent, url, .. } => {
             format!("decide agent={agent:?} url={url:?}")
         }
-        Question::Sitemaps => "sitemaps".into(),
-        Question::CrawlDelay { agent } => {
+        Request::Sitemaps { .. } => "sitemaps".into(),
+        Request::CrawlDelay { agent, .. } => {
             format!("crawl-delay agent={agent:?}")
         }
-        Question::ValidToken { token } => {
+        Request::ValidToken { token } => {
             format!("valid-token token={token:?}")
         }
-        Question::RobotsUrl { url } => format!("robots-url url={url:?}"),
-        Question::Fetch { agent, url } => {
+        Request::RobotsUrl { url } => format!("robots-url url={url:?}"),
+        Request::Fetch { agent, url, .. } => {
             format!("fetch, then decide agent={agent:?} url={url:?}")
         }
-        Question::FetchPolicy => "fetch, then the access policy".into(),
-        Question::Governs { robots_url, url } => {
+        Request::FetchPolicy { .. } => "fetch, then the access policy".into(),
+        Request::Governs { robots_url, url } => {
             format!("governs robots={robots_url:?} url={url:?}")
         }
     }
@@ -171,7 +180,7 @@ pub fn failure(
             out.push_str(&numbered_body(&case.robots));
         }
     }
-    let _ = writeln!(out, "query: {}", describe_question(&check.question));
+    let _ = writeln!(out, "query: {}", describe_question(&check.request));
     let _ = writeln!(
         out,
         "want ({profile}): {}",
@@ -196,4 +205,37 @@ pub fn failure(
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use robots_adapters::reference::Reference;
+    use robots_adapters::{Adapter, Reply, Request};
+
+    use super::numbered_body;
+
+    #[test]
+    fn a_crlf_body_is_numbered_like_the_oracles_explanation() {
+        let body: Arc<[u8]> =
+            Arc::from(&b"User-agent: *\r\nAllow: /a\r\n\rDisallow: /\r\n"[..]);
+        let mut oracle = Reference::for_profile("rfc9309").unwrap();
+        let request = Request::Decide {
+            robots: body.clone(),
+            agent: "bot".into(),
+            url: "/x".into(),
+        };
+        let reply = oracle.answer(&request);
+        let Reply::Verdict { explanation: Some(ex), .. } = reply else {
+            panic!("no explanation: {reply:?}")
+        };
+        let line = ex.rule_line.expect("a rule decided");
+        assert_eq!(line, 4, "{}", ex.text);
+        let numbered = numbered_body(&body);
+        let shown = format!("{line:>4} | Disallow: /\\r\n");
+        assert!(numbered.contains(&shown), "{numbered}");
+        assert_eq!(numbered.lines().count(), 4, "{numbered}");
+        assert!(numbered.contains("   3 | \\r\n"), "{numbered}");
+    }
 }

@@ -1,13 +1,14 @@
 //! Running checks through an adapter and judging the replies against the
 //! case's expectation for a profile.
+//!
+//! It knows the case model, never robots.txt semantics: the answer comes
+//! from the adapter, the expectation from the case, and this module only
+//! compares them.
 
-use std::sync::Arc;
-
-use robots_adapters::scenario::{Answer, Scenario};
 use robots_adapters::{Adapter, Reply, Request, Verdict};
 use serde::Serialize;
 
-use crate::case::{Case, Check, Expected, Question};
+use crate::case::{Case, Check, Expected};
 use robots_fixture::{Fixture, FixtureError};
 
 /// How one check went for one adapter.
@@ -73,45 +74,6 @@ impl Outcome {
     pub fn from_word(w: &str) -> Option<Outcome> {
         Outcome::ALL.into_iter().find(|o| o.word() == w)
     }
-}
-
-/// The request that asks `check` of case `case`.
-pub fn request(case: &Case, check: &Check) -> Request {
-    let robots = case.robots.clone();
-    match &check.question {
-        Question::Decide { agent, url } => {
-            Request::Decide { robots, agent: agent.clone(), url: url.clone() }
-        }
-        Question::Sitemaps => Request::Sitemaps { robots },
-        Question::CrawlDelay { agent } => {
-            Request::CrawlDelay { robots, agent: agent.clone() }
-        }
-        Question::ValidToken { token } => {
-            Request::ValidToken { token: token.clone() }
-        }
-        Question::RobotsUrl { url } => Request::RobotsUrl { url: url.clone() },
-        Question::Fetch { agent, url } => Request::Fetch {
-            scenario: scenario_of(case),
-            agent: agent.clone(),
-            url: url.clone(),
-            live: None,
-        },
-        Question::FetchPolicy => {
-            Request::FetchPolicy { scenario: scenario_of(case) }
-        }
-        Question::Governs { robots_url, url } => Request::Governs {
-            robots_url: robots_url.clone(),
-            url: url.clone(),
-        },
-    }
-}
-
-/// The case's fetch scenario (a fetch question always has one; a bare
-/// 404 stands in otherwise).
-fn scenario_of(case: &Case) -> Arc<Scenario> {
-    case.fetch
-        .clone()
-        .unwrap_or_else(|| Arc::new(Scenario::single(Answer::status(404))))
 }
 
 /// Whether `adapter` answers fetch requests by fetching over HTTP, so
@@ -270,7 +232,7 @@ pub fn run_cases<'a>(
         let mut requests = Vec::new();
         let mut replies: Vec<Option<Reply>> = Vec::new();
         let mut built: Vec<Request> =
-            checks.iter().map(|check| request(case, check)).collect();
+            checks.iter().map(|check| check.request.clone()).collect();
         let mut refused: Vec<Option<Reply>> = vec![None; built.len()];
         let fixture = if live {
             serve_live(case, &mut built, &mut refused)

@@ -1,12 +1,16 @@
 //! The suite: every case file under a `spec-cases/` folder, the clause
 //! index beside them, and the filters that pick checks by name.
+//!
+//! It finds and loads files and keeps what loaded next to what did not; it
+//! never stops at the first bad file and never runs a check.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::case::{Case, CaseError, Known, load_file};
+use crate::case::load::{line_of, read_text};
+use crate::case::{Case, CaseError, CaseErrorKind, Known, load_file};
 
 /// One entry of the clause index (`spec-cases/clauses.toml`).
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -73,24 +77,27 @@ pub fn case_files(root: &Path) -> Vec<PathBuf> {
 }
 
 /// Loads the clause index at `root/clauses.toml`.
+///
+/// # Errors
+///
+/// When it cannot be read, is not UTF-8 or TOML of the index's schema, or
+/// repeats an id: the error names the file and, when known, the line.
 pub fn load_clauses(root: &Path) -> Result<Vec<Clause>, CaseError> {
     let file = root.join("clauses.toml");
-    let err = |line, message| CaseError {
-        file: file.clone(),
-        line,
-        case: None,
-        message,
-    };
-    let text = std::fs::read_to_string(&file)
-        .map_err(|e| err(None, format!("cannot read: {e}")))?;
+    let err =
+        |line, kind| CaseError { file: file.clone(), line, case: None, kind };
+    let text = read_text(&file)?;
     let parsed: ClausesToml = toml::from_str(&text).map_err(|e| {
-        let line = e.span().map(|s| text[..s.start].matches('\n').count() + 1);
-        err(line, e.message().to_string())
+        let line = e.span().map(|s| line_of(&text, s.start));
+        err(line, CaseErrorKind::Schema(e.message().to_string()))
     })?;
     let mut seen = HashSet::new();
     for c in &parsed.clause {
         if !seen.insert(c.id.as_str()) {
-            return Err(err(None, format!("duplicate clause id {}", c.id)));
+            return Err(err(
+                None,
+                CaseErrorKind::DuplicateClause(c.id.clone()),
+            ));
         }
     }
     Ok(parsed.clause)
@@ -103,15 +110,34 @@ impl Suite {
     }
 
     /// Loads the clause index and the case files for which `want(file)`.
+    /// A broken index is one error, and the cases are then loaded without
+    /// checking their clause ids (rather than one error per case).
     pub fn load_only(root: &Path, want: impl Fn(&Path) -> bool) -> Suite {
+        Suite::load_with_index(root, root, want)
+    }
+
+    /// Loads the case files under `root` for which `want(file)`, against
+    /// the clause index at `index/clauses.toml` (for a folder of cases
+    /// without its own index, such as a `diff --out` findings folder).
+    pub fn load_with_index(
+        root: &Path,
+        index: &Path,
+        want: impl Fn(&Path) -> bool,
+    ) -> Suite {
         let mut suite = Suite { root: root.to_path_buf(), ..Suite::default() };
-        match load_clauses(root) {
-            Ok(c) => suite.clauses = c,
-            Err(e) => suite.errors.push(e),
-        }
+        let index_ok = match load_clauses(index) {
+            Ok(c) => {
+                suite.clauses = c;
+                true
+            }
+            Err(e) => {
+                suite.errors.push(e);
+                false
+            }
+        };
         let ids: HashSet<String> =
             suite.clauses.iter().map(|c| c.id.clone()).collect();
-        let known = Known { clauses: &ids };
+        let known = Known { clauses: index_ok.then_some(&ids) };
         for file in case_files(root).iter().filter(|f| want(f)) {
             let (cases, errors) = load_file(root, file, &known);
             suite.cases.extend(cases);
@@ -184,5 +210,98 @@ impl Filter {
         };
         (self.include.is_empty() || self.include.iter().any(hit))
             && !self.skip.iter().any(|s| name.contains(s.as_str()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A folder with `clauses.toml` = `index` and two case files citing R1.
+    fn suite_with_index(name: &str, index: &[u8]) -> Suite {
+        let root = std::env::temp_dir()
+            .join(format!("rc-suite-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("grouping")).unwrap();
+        std::fs::write(root.join("clauses.toml"), index).unwrap();
+        for stem in ["a", "b"] {
+            std::fs::write(
+                root.join("grouping").join(format!("{stem}.toml")),
+                "[[case]]\nid = \"x\"\nclauses = [\"R1\"]\nsource = \"rfc9309\"\nrobots = \"\"\n\
+                 check = [{ agent = \"A\", url = \"/\", expect = \"allowed\" }]\n",
+            )
+            .unwrap();
+        }
+        let suite = Suite::load(&root);
+        std::fs::remove_dir_all(&root).unwrap();
+        suite
+    }
+
+    #[test]
+    fn a_broken_clause_index_is_one_error_not_one_per_case() {
+        let suite = suite_with_index(
+            "broken",
+            b"[[clause]]\nid = \"R1\"\nsection = \n",
+        );
+        assert_eq!(suite.errors.len(), 1, "{:?}", suite.errors);
+        let e = &suite.errors[0];
+        assert!(e.file.ends_with("clauses.toml"), "{e}");
+        assert_eq!(e.line, Some(3), "{e}");
+        assert_eq!(suite.cases.len(), 2);
+        let suite =
+            suite_with_index("binary", b"[[clause]]\nid = \"R\xff1\"\n");
+        assert_eq!(suite.errors.len(), 1, "{:?}", suite.errors);
+        assert_eq!(suite.errors[0].line, Some(2));
+        assert!(matches!(
+            suite.errors[0].kind,
+            CaseErrorKind::NotUtf8 { byte: 0xFF, .. }
+        ));
+    }
+
+    #[test]
+    fn cases_without_an_index_load_against_another_folders_index() {
+        let base = std::env::temp_dir()
+            .join(format!("rc-suite-no-index-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let (project, out) = (base.join("project"), base.join("out"));
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::create_dir_all(out.join("findings")).unwrap();
+        std::fs::write(
+            project.join("clauses.toml"),
+            "[[clause]]\nid = \"R1\"\nsection = \"s\"\nlevel = \"MUST\"\n\
+             category = \"c\"\ntext = \"t\"\ntestable = true\n\
+             source = \"rfc9309\"\nlayer = \"parse\"\n",
+        )
+        .unwrap();
+        std::fs::write(
+            out.join("findings/f.toml"),
+            "[[case]]\nid = \"x\"\nclauses = [\"R1\"]\nsource = \"rfc9309\"\n\
+             robots = \"\"\ncheck = [{ agent = \"A\", url = \"/\", expect = \"allowed\" }]\n",
+        )
+        .unwrap();
+        let alone = Suite::load(&out);
+        assert!(
+            alone.errors.iter().any(|e| e.file.ends_with("clauses.toml")),
+            "{:?}",
+            alone.errors
+        );
+        let s = Suite::load_with_index(&out, &project, |_| true);
+        assert!(s.errors.is_empty(), "{:?}", s.errors);
+        assert_eq!((s.cases.len(), s.clauses.len()), (1, 1));
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    #[test]
+    fn with_a_good_index_unknown_clauses_are_reported() {
+        let index = b"[[clause]]\nid = \"R2\"\nsection = \"s\"\nlevel = \"MUST\"\ncategory = \"c\"\n\
+                      text = \"t\"\ntestable = true\nsource = \"rfc9309\"\nlayer = \"parse\"\n";
+        let suite = suite_with_index("good", index);
+        assert_eq!(suite.errors.len(), 2, "{:?}", suite.errors);
+        assert!(
+            suite
+                .errors
+                .iter()
+                .all(|e| matches!(e.kind, CaseErrorKind::UnknownClauses(_)))
+        );
     }
 }

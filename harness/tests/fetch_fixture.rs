@@ -18,7 +18,6 @@ use robots_adapters::registry::{self, Host, Status};
 use robots_adapters::scenario::{Answer, Route, Scenario};
 use robots_adapters::{Adapter, Reply, Request};
 use robots_fixture::Fixture;
-use robots_runner::case::Question;
 use robots_runner::render::failure;
 use robots_runner::run::{CheckResult, Outcome, run_cases};
 use robots_runner::suite::{Suite, default_root};
@@ -44,7 +43,7 @@ fn run_all(
             let checks = c
                 .checks
                 .iter()
-                .filter(|k| matches!(k.question, Question::Fetch { .. }))
+                .filter(|k| matches!(k.request, Request::Fetch { .. }))
                 .collect::<Vec<_>>();
             (c, checks)
         });

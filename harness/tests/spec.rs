@@ -15,9 +15,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use robots_adapters::reference::Reference;
+use robots_adapters::Request;
 use robots_oracle::{Profile, RobotsTxt};
-use robots_runner::case::{Case, PROFILES, Question};
+use robots_adapters::reference::Reference;
+use robots_runner::case::{Case, PROFILES};
 use robots_runner::render::failure;
 use robots_runner::run::{Outcome, run_cases};
 use robots_runner::suite::{Suite, default_root};
@@ -34,8 +35,8 @@ fn file_of(root: &Path, name: &str) -> Option<PathBuf> {
 }
 
 /// The fast path's decision, when it differs from the plain reading's.
-fn paths_differ(case: &Case, q: &Question, profile: &str) -> Option<String> {
-    let Question::Decide { agent, url } = q else { return None };
+fn paths_differ(case: &Case, q: &Request, profile: &str) -> Option<String> {
+    let Request::Decide { agent, url, .. } = q else { return None };
     let robots = RobotsTxt::parse(&case.robots, &Profile::by_name(profile)?);
     let plain = robots.decide_linear(agent, url).ok()?;
     let fast = robots.decide_indexed(agent, url).ok()?;
@@ -62,7 +63,7 @@ fn check_trial(suite: &Arc<Suite>, case_ix: usize, check_ix: usize) -> Trial {
             let name = Reference::name_for(profile);
             let results =
                 run_cases(&mut oracle, profile, [(case, vec![check])]);
-            failures.extend(paths_differ(case, &check.question, profile));
+            failures.extend(paths_differ(case, &check.request, profile));
             for r in results {
                 if r.outcome.is_bad() || r.outcome == Outcome::NotApplicable {
                     failures.push(failure(

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use robots_runner::certify::{certify, write_markdown};
+use robots_runner::output::{OutDir, atomic_write};
 use robots_runner::suite::{Filter, Suite};
 
 use super::CasesDir;
@@ -32,6 +33,8 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         "fix the case files first (robots-conformance validate)"
     );
     let entries = select_entries(&a.adapter)?;
+    // A busy or unwritable folder is refused before anything runs.
+    let out = OutDir::claim(&a.out)?;
     let m = run_matrix(
         &suite,
         &Filter::default(),
@@ -49,13 +52,12 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     );
     let cert =
         certify(&m, &a.adapter).context("no results for the adapter")?;
-    std::fs::create_dir_all(&a.out)?;
     let mut md = Vec::new();
     write_markdown(&cert, &mut md)?;
-    std::fs::write(a.out.join("certificate.md"), &md)?;
-    std::fs::write(
-        a.out.join("certificate.json"),
-        serde_json::to_string_pretty(&cert)?,
+    atomic_write(&out.path().join("certificate.md"), &md)?;
+    atomic_write(
+        &out.path().join("certificate.json"),
+        serde_json::to_string_pretty(&cert)?.as_bytes(),
     )?;
     for (tier, ok) in &cert.tiers {
         println!("[{}] {tier}", if *ok { "x" } else { " " });

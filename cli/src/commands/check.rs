@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Context;
+use robots_adapters::command::Template;
 use robots_adapters::reference::Reference;
 use robots_adapters::{Adapter, Reply, Request};
 
@@ -30,10 +31,20 @@ pub struct Args {
     /// adapter and prints the answers side by side with the oracle's
     #[arg(long)]
     adapter: Option<String>,
+    /// Ask a command-line program instead, run once per URL from this
+    /// template (`{robots}`: a file with the body, `{agent}`, `{url}`);
+    /// exit status 0 means allowed, 1 disallowed. E.g. Google's
+    /// `robots_main {robots} {agent} {url}`
+    #[arg(long, value_name = "TEMPLATE", conflicts_with = "adapter")]
+    command: Option<String>,
     /// URLs: absolute, or paths with optional query
     #[arg(required = true, value_name = "URL")]
     urls: Vec<String>,
 }
+
+/// How long one run of a `--command` may take before it is killed.
+const COMMAND_DEADLINE: std::time::Duration =
+    std::time::Duration::from_secs(10);
 
 fn read_body(path: &PathBuf) -> anyhow::Result<Vec<u8>> {
     if path.as_os_str() == "-" {
@@ -129,6 +140,13 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         })
         .collect();
     let mut adapter: Box<dyn Adapter> = match a.adapter.as_deref() {
+        _ if a.command.is_some() => {
+            let template = a.command.as_deref().unwrap_or_default();
+            Box::new(
+                Template::new(template, None, COMMAND_DEADLINE)
+                    .map_err(|e| anyhow::anyhow!("--command: {e}"))?,
+            )
+        }
         Some("all") => return side_by_side(&a, &requests),
         Some(name) => open_adapter(name)?,
         // OK: clap restricts --profile to the built-in names.

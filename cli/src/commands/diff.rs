@@ -8,7 +8,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use robots_adapters::process::Limits;
 use robots_adapters::registry::{self, Host};
 use robots_diff::corpus;
-use robots_diff::{Report, Settings, finding};
+use robots_diff::{self, Report, Settings, finding};
+use robots_runner::output::{OutDir, atomic_write};
 
 use super::matrix::select_entries;
 
@@ -52,10 +53,13 @@ fn parse_duration(s: &str) -> Result<Duration, String> {
         "ms" => n / 1000.0,
         _ => return Err(format!("bad duration unit in `{s}` (s, m, h, ms)")),
     };
-    Ok(Duration::from_secs_f64(secs))
+    Duration::try_from_secs_f64(secs).ok().filter(|d| !d.is_zero()).ok_or_else(
+        || format!("`{s}` is not a usable duration (above 0, finite)"),
+    )
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 struct State {
     seed: u64,
     next: u64,
@@ -76,15 +80,28 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         .map(|e| registry::open(e, limits, &Host::Thread))
         .collect();
     let mut start = 0;
+    // Claimed (created, probed, locked) before any input is generated.
+    let out = a.out.as_deref().map(OutDir::claim).transpose()?;
     if let Some(dir) = &a.out {
-        std::fs::create_dir_all(dir.join("findings"))?;
-        if let Ok(text) = std::fs::read_to_string(dir.join("state.json"))
-            && let Ok(s) = serde_json::from_str::<State>(&text)
-            && s.seed == a.seed
-            && a.corpus.is_none()
-        {
-            start = s.next;
-            eprintln!("resuming seed {} at check {start}", a.seed);
+        let findings = dir.join("findings");
+        std::fs::create_dir_all(&findings)
+            .with_context(|| format!("creating {}", findings.display()))?;
+        let state = dir.join("state.json");
+        if a.corpus.is_none() && state.exists() {
+            // A state file that does not parse is an error, not a silent
+            // restart from check 0.
+            let text = std::fs::read_to_string(&state)
+                .with_context(|| format!("reading {}", state.display()))?;
+            let s: State = serde_json::from_str(&text).with_context(|| {
+                format!(
+                    "{} is not a diff state file (remove it to start over)",
+                    state.display()
+                )
+            })?;
+            if s.seed == a.seed {
+                start = s.next;
+                eprintln!("resuming seed {} at check {start}", a.seed);
+            }
         }
     }
     let time = a.time.or(if a.cases.is_none() {
@@ -140,7 +157,8 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         robots_diff::run(&mut adapters, &mut inputs, &settings, &mut progress);
     bar.finish_and_clear();
     print_table(&report);
-    if let Some(dir) = &a.out {
+    if let Some(dir) = &out {
+        let dir = dir.path();
         write_out(dir, &report, a.corpus.is_none())?;
         println!("findings: {}", dir.join("findings").display());
     }
@@ -224,20 +242,21 @@ fn write_out(
     r: &Report,
     resumable: bool,
 ) -> anyhow::Result<()> {
+    let compared: Vec<&str> = r.adapters.keys().map(String::as_str).collect();
     for f in &r.findings {
         let path =
             dir.join("findings").join(format!("{}.toml", finding::id(f)));
-        std::fs::write(&path, finding::to_toml(f))
-            .with_context(|| format!("writing {}", path.display()))?;
+        atomic_write(&path, finding::to_toml_among(f, &compared).as_bytes())?;
     }
-    std::fs::write(
-        dir.join("summary.json"),
-        serde_json::to_string_pretty(r)?,
+    atomic_write(
+        &dir.join("summary.json"),
+        serde_json::to_string_pretty(r)?.as_bytes(),
     )?;
     if resumable {
-        std::fs::write(
-            dir.join("state.json"),
-            serde_json::to_string(&State { seed: r.seed, next: r.next })?,
+        atomic_write(
+            &dir.join("state.json"),
+            serde_json::to_string(&State { seed: r.seed, next: r.next })?
+                .as_bytes(),
         )?;
     }
     Ok(())
@@ -251,13 +270,19 @@ pub struct PromoteArgs {
     /// Finding files written by `diff --out DIR` (DIR/findings/*.toml)
     #[arg(required = true)]
     findings: Vec<PathBuf>,
+    /// Why the expectations hold (what was checked, which clause):
+    /// needed when a finding's note still says it was not reviewed, or
+    /// when every compared adapter answered against the oracle; recorded
+    /// in the promoted case's note
+    #[arg(long, value_name = "WHY")]
+    reviewed: Option<String>,
 }
 
 pub fn promote(a: PromoteArgs) -> anyhow::Result<i32> {
     let root = a.cases.root();
     let mut failed = 0;
     for f in &a.findings {
-        match finding::promote(&root, f) {
+        match finding::promote(&root, f, a.reviewed.as_deref()) {
             Ok(target) => {
                 println!("promoted {} -> {}", f.display(), target.display())
             }

@@ -12,6 +12,7 @@ use robots_adapters::process::Limits;
 use robots_adapters::registry::{self, Entry, Host};
 use robots_runner::baseline::Baseline;
 use robots_runner::matrix::{self, Matrix};
+use robots_runner::output::{self, FolderLock, OutDir};
 use robots_runner::report;
 use robots_runner::suite::{Filter, Suite};
 
@@ -41,12 +42,17 @@ pub struct Args {
     /// Compare outcomes with this baseline; exit 1 only when one changed
     #[arg(long, value_name = "FILE")]
     baseline: Option<PathBuf>,
-    /// Write the run's outcomes to the --baseline file instead
+    /// Merge the run's outcomes into the --baseline file instead
+    /// (outcomes of adapters and checks not in this run are kept)
     #[arg(long, requires = "baseline")]
     update_baseline: bool,
+    /// Write the run's outcomes to the --baseline file, replacing it
+    /// (adapters and checks not in this run are dropped)
+    #[arg(long, requires = "baseline")]
+    replace_baseline: bool,
     /// Seconds an adapter gets per request (plus 20 ms per URL in a
     /// batch) before it is killed and the check reported `timeout`
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, value_parser = super::parse_timeout)]
     timeout: f64,
     /// Run the Rust crates on threads of this process instead of in
     /// child processes (faster; a hung parser cannot be killed)
@@ -131,6 +137,63 @@ pub fn run_matrix(
     m
 }
 
+/// What the run does with its `--baseline` file, settled before the run.
+enum BaselinePlan {
+    /// No baseline.
+    None,
+    /// Compare with the stored one.
+    Compare(Baseline),
+    /// Merge into the stored one (empty when the file does not exist),
+    /// holding its folder's lock from the read to the write.
+    Merge(PathBuf, Baseline, FolderLock),
+    /// Replace the file.
+    Replace(PathBuf),
+}
+
+/// Reads and checks the baseline before anything runs: a bad file, a
+/// missing one to compare with, another profile, or a folder it cannot
+/// be written to is reported now, not after the matrix.
+fn plan_baseline(a: &Args) -> anyhow::Result<BaselinePlan> {
+    let Some(path) = a.baseline.clone() else {
+        return Ok(BaselinePlan::None);
+    };
+    let writes = a.update_baseline || a.replace_baseline;
+    if writes {
+        let parent = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => std::path::Path::new("."),
+        };
+        output::probe_writable(parent)?;
+    }
+    if a.replace_baseline {
+        return Ok(BaselinePlan::Replace(path));
+    }
+    // Another run merging into this file waits here, then reads what
+    // that run wrote.
+    let lock = if a.update_baseline {
+        Some(FolderLock::of_file(&path)?)
+    } else {
+        None
+    };
+    let stored = if a.update_baseline && !path.exists() {
+        Baseline { profile: a.profile.clone(), ..Baseline::default() }
+    } else {
+        Baseline::read(&path)?
+    };
+    anyhow::ensure!(
+        stored.profile == a.profile,
+        "{}: the baseline was written under profile {}, this run is {} \
+         (--replace-baseline to start a new one)",
+        path.display(),
+        stored.profile,
+        a.profile
+    );
+    Ok(match lock {
+        Some(lock) => BaselinePlan::Merge(path, stored, lock),
+        None => BaselinePlan::Compare(stored),
+    })
+}
+
 pub fn run(a: Args) -> anyhow::Result<i32> {
     let suite = Suite::load(&a.cases.root());
     for e in &suite.errors {
@@ -141,6 +204,9 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         "fix the case files first (robots-conformance validate)"
     );
     let entries = select_entries(&a.adapters)?;
+    // Everything that can fail without running is checked first.
+    let plan = plan_baseline(&a)?;
+    let out = a.out.as_deref().map(OutDir::claim).transpose()?;
     let filter = Filter {
         include: a.filters.clone(),
         skip: a.skip.clone(),
@@ -150,29 +216,55 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         &suite, &filter, &entries, &a.profile, a.timeout, a.threads,
     );
     report::text::write(&m, &mut std::io::stdout())?;
-    if let Some(dir) = &a.out {
-        report::write_all(&m, dir).with_context(|| {
-            format!("writing reports to {}", dir.display())
-        })?;
-        println!("reports: {}", dir.join("matrix.html").display());
+    if let Some(dir) = &out {
+        report::write_all(&m, dir.path())?;
+        println!("reports: {}", dir.path().join("matrix.html").display());
     }
-    let Some(path) = &a.baseline else { return Ok(0) };
     let now = Baseline::of(&m);
-    if a.update_baseline {
-        now.write(path)
-            .with_context(|| format!("writing {}", path.display()))?;
-        println!("baseline written: {}", path.display());
-        return Ok(0);
+    let filtered = !a.filters.is_empty() || !a.skip.is_empty();
+    match plan {
+        BaselinePlan::None => Ok(0),
+        BaselinePlan::Replace(path) => {
+            now.write(&path)?;
+            println!("baseline replaced: {}", path.display());
+            Ok(0)
+        }
+        BaselinePlan::Merge(path, mut stored, lock) => {
+            let touched = stored.merge(&now);
+            stored.write(&path)?;
+            drop(lock);
+            println!(
+                "baseline updated: {} ({touched} outcome(s) added or changed, \
+                 others kept)",
+                path.display()
+            );
+            Ok(0)
+        }
+        BaselinePlan::Compare(stored) => Ok(compare(&stored, &now, filtered)),
     }
-    let before = Baseline::read(path).map_err(anyhow::Error::msg)?;
-    anyhow::ensure!(
-        before.profile == now.profile,
-        "the baseline was written under profile {}, this run is {}",
-        before.profile,
-        now.profile
-    );
-    let changes = before.diff(&now);
+}
+
+/// Prints how `now` differs from `stored`; the exit code.
+fn compare(stored: &Baseline, now: &Baseline, filtered: bool) -> i32 {
+    for adapter in stored.missing_adapters(now) {
+        println!(
+            "adapter {adapter}: not in baseline ({} checks not compared)",
+            now.adapters[adapter].len()
+        );
+    }
+    let changes = stored.diff(now);
+    let mut new = 0;
+    let mut not_run = 0;
     for c in &changes {
+        match c.kind() {
+            "new" => new += 1,
+            // A filtered run leaves checks out on purpose.
+            "removed" if filtered => {
+                not_run += 1;
+                continue;
+            }
+            _ => {}
+        }
         println!(
             "{:<16} {} {}: {} -> {}",
             c.kind(),
@@ -182,7 +274,16 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             c.now.as_deref().unwrap_or("(none)")
         );
     }
+    if new > 0 {
+        println!("{new} check(s) not in baseline");
+    }
+    if not_run > 0 {
+        println!("{not_run} baseline check(s) outside this run's filter");
+    }
     let failing = changes.iter().filter(|c| c.fails()).count();
-    println!("baseline: {} change(s), {failing} failing", changes.len());
-    Ok(if failing == 0 { 0 } else { 1 })
+    println!(
+        "baseline: {} change(s), {failing} failing",
+        changes.len() - not_run
+    );
+    i32::from(failing != 0)
 }

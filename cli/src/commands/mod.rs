@@ -70,6 +70,25 @@ impl CasesDir {
     }
 }
 
+/// The longest `--timeout` accepted: a day.
+const MAX_TIMEOUT_SECONDS: f64 = 86_400.0;
+
+/// Parses `--timeout SECONDS`: a finite number above 0 and at most a day
+/// (a negative, NaN or infinite duration is a usage error, not a panic).
+fn parse_timeout(s: &str) -> Result<f64, String> {
+    let t: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if !t.is_finite() || t <= 0.0 || t > MAX_TIMEOUT_SECONDS {
+        return Err(format!(
+            "`{s}`: a timeout is a number of seconds above 0 and at most \
+             {MAX_TIMEOUT_SECONDS}"
+        ));
+    }
+    Ok(t)
+}
+
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {

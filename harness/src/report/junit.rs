@@ -1,4 +1,6 @@
 //! `junit.xml`: one test suite per adapter, one test case per check.
+//!
+//! A rendering only: it never changes an outcome.
 
 use std::io::Write;
 

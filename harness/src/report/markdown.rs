@@ -1,5 +1,8 @@
-//! `matrix.md`: the summary table, scores per category, and every check on
-//! which the adapters disagree, with the oracle's explanation.
+//! `matrix.md`: the summary table, scores per category, the review queue
+//! (see [`super::review`]), and every check on which the adapters
+//! disagree, with the oracle's explanation.
+//!
+//! A rendering only: it never changes an outcome.
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -46,6 +49,7 @@ pub fn write(m: &Matrix, out: &mut impl Write) -> std::io::Result<()> {
         }
         writeln!(out)?;
     }
+    write_review_queue(m, out)?;
     writeln!(out, "\n## Checks where adapters disagree\n")?;
     let names: Vec<&String> = ready.iter().map(|c| &c.info.name).collect();
     for row in &m.checks {
@@ -94,6 +98,49 @@ pub fn write(m: &Matrix, out: &mut impl Write) -> std::io::Result<()> {
                 why.trim_end()
             )?;
         }
+    }
+    Ok(())
+}
+
+/// The review queue section.
+fn write_review_queue(
+    m: &Matrix,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    let queue = super::review::queue(m);
+    writeln!(out, "\n## Review queue ({})\n", super::review::PROFILE)?;
+    writeln!(
+        out,
+        "Definite `{}` expectations that every RFC-claiming parser which answered \
+         (at least {}, the oracle aside) answers against: re-check each against its clause.\n",
+        super::review::PROFILE,
+        super::review::MIN_ANSWERS
+    )?;
+    if queue.is_empty() {
+        writeln!(out, "None.")?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "| check | expected | answers | clauses | case |\n|---|---|---|---|---|"
+    )?;
+    let cell = |s: &str| s.replace('|', "\\|").replace('\n', " ");
+    for item in &queue {
+        let answers: Vec<String> = item
+            .answers
+            .iter()
+            .map(|(a, ans)| format!("{a}: {}", cell(ans)))
+            .collect();
+        let file = m.cases.get(&item.row.case).map_or("", |c| c.file.as_str());
+        writeln!(
+            out,
+            "| `{}` | {} | {} | {} | `{}` |",
+            cell(&item.row.name),
+            cell(item.expected),
+            answers.join("; "),
+            item.row.clauses.join(", "),
+            cell(file)
+        )?;
     }
     Ok(())
 }

@@ -1,4 +1,6 @@
 //! The summary table printed at the end of a matrix run.
+//!
+//! A rendering only: it never changes an outcome.
 
 use std::io::Write;
 

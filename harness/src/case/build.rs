@@ -1,0 +1,275 @@
+//! One [`Case`] from one `[[case]]` table, in named steps: its identity
+//! (id, clauses, source), its body and fetch scenario, then each kind of
+//! check, each holding the [`Request`] it asks.
+//!
+//! Structural rules only (what a well-formed case is); it never reads a
+//! file and never knows what the right answer to a check is.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use robots_adapters::Request;
+
+use super::body::body_of;
+use super::error::{At, CaseErrorKind};
+use super::expect::{Vocabulary, expectation, is_open, same_for_all};
+use super::fetch::{Scenario, scenario_of};
+use super::model::{Case, Check, Expected, REASONS, SOURCES};
+use super::schema::{CaseToml, CheckToml, ExpectToml};
+use super::url::{absolute, is_case_url};
+
+/// What a case file must agree with: the known clause ids.
+pub struct Known<'a> {
+    /// Clause ids from `clauses.toml`; `None` when the index could not be
+    /// loaded, so that its one error is not repeated for every case.
+    pub clauses: Option<&'a HashSet<String>>,
+}
+
+/// Where a case goes: its name prefix and default category.
+pub(super) struct Place<'a> {
+    /// `<folder>::<stem>`.
+    pub prefix: &'a str,
+    /// The category of a case that names none (its folder).
+    pub category: &'a str,
+}
+
+/// Builds one case (its `file` and `line` are the caller's to set).
+pub(super) fn build_case(
+    c: &CaseToml,
+    place: &Place<'_>,
+    known: &Known<'_>,
+) -> Result<Case, CaseErrorKind> {
+    check_id(&c.id)?;
+    check_clauses(&c.clauses, known)?;
+    let source = source_of(c)?;
+    let robots: Arc<[u8]> = body_of(c)?.into();
+    let fetch = match &c.fetch {
+        Some(f) => Some(Arc::new(scenario_of(f, &robots)?)),
+        None => None,
+    };
+    if c.policy.is_some() && fetch.is_none() {
+        return Err(CaseErrorKind::PolicyWithoutFetch);
+    }
+    let name = format!("{}::{}", place.prefix, c.id);
+    let mut checks = Vec::new();
+    for (i, ch) in c.check.iter().enumerate() {
+        checks.push(verdict_check(c, ch, i + 1, &name, &robots, &fetch)?);
+    }
+    checks.extend(value_checks(c, &name, &robots)?);
+    if let (Some(scenario), Some(policy)) = (&fetch, &c.policy) {
+        checks.push(policy_check(c, policy, &name, scenario)?);
+    }
+    checks.extend(governs_checks(c, &name)?);
+    if checks.is_empty() {
+        return Err(CaseErrorKind::NoChecks);
+    }
+    Ok(Case {
+        file: PathBuf::new(),
+        line: 0,
+        name,
+        id: c.id.clone(),
+        clauses: c.clauses.clone(),
+        source,
+        categories: c
+            .categories
+            .clone()
+            .unwrap_or_else(|| vec![place.category.to_string()]),
+        note: c.note.clone(),
+        robots,
+        fetch,
+        checks,
+        ignore: c.ignore.clone(),
+    })
+}
+
+fn check_id(id: &str) -> Result<(), CaseErrorKind> {
+    let kebab = !id.is_empty()
+        && id.bytes().all(|b| {
+            b.is_ascii_lowercase()
+                || b.is_ascii_digit()
+                || b == b'-'
+                || b == b'.'
+        })
+        && !id.starts_with('-')
+        && !id.ends_with('-');
+    if kebab { Ok(()) } else { Err(CaseErrorKind::BadId) }
+}
+
+fn check_clauses(
+    clauses: &[String],
+    known: &Known<'_>,
+) -> Result<(), CaseErrorKind> {
+    if clauses.is_empty() {
+        return Err(CaseErrorKind::NoClause);
+    }
+    let Some(index) = known.clauses else { return Ok(()) };
+    let unknown: Vec<String> =
+        clauses.iter().filter(|id| !index.contains(*id)).cloned().collect();
+    if unknown.is_empty() {
+        Ok(())
+    } else {
+        Err(CaseErrorKind::UnknownClauses(unknown))
+    }
+}
+
+fn source_of(c: &CaseToml) -> Result<String, CaseErrorKind> {
+    let source = c.source.clone().ok_or(CaseErrorKind::NoSource)?;
+    if SOURCES.contains(&source.as_str()) {
+        Ok(source)
+    } else {
+        Err(CaseErrorKind::BadSource(source))
+    }
+}
+
+/// The check of one `check` entry: a decide question, or in a fetch case
+/// a fetch question.
+fn verdict_check(
+    c: &CaseToml,
+    ch: &CheckToml,
+    n: usize,
+    name: &str,
+    robots: &Arc<[u8]>,
+    fetch: &Option<Arc<Scenario>>,
+) -> Result<Check, CaseErrorKind> {
+    let at = At::Check(n);
+    if !is_case_url(&ch.url) {
+        return Err(CaseErrorKind::BadUrl { at, url: ch.url.clone() });
+    }
+    let expect = expectation(&ch.expect, Vocabulary::Verdict)
+        .map_err(|error| CaseErrorKind::Expect { at: at.clone(), error })?;
+    let why = ch.why.clone().or_else(|| c.why.clone());
+    if is_open(&expect) && why.is_none() {
+        return Err(CaseErrorKind::NeedsWhy(at));
+    }
+    if let Some(r) = &ch.reason
+        && !REASONS.contains(&r.as_str())
+    {
+        return Err(CaseErrorKind::BadReason { at, reason: r.clone() });
+    }
+    let (agent, url) = (ch.agent.clone(), ch.url.clone());
+    let request = match fetch {
+        Some(scenario) => Request::Fetch {
+            scenario: scenario.clone(),
+            agent,
+            url,
+            live: None,
+        },
+        None => Request::Decide { robots: robots.clone(), agent, url },
+    };
+    Ok(Check {
+        name: format!("{name}::{n}"),
+        request,
+        expect,
+        why,
+        rule_line: ch.rule_line,
+        reason: ch.reason.clone(),
+    })
+}
+
+/// A check whose answer is a value, the same under every profile.
+fn value_check(
+    name: &str,
+    suffix: &str,
+    request: Request,
+    value: serde_json::Value,
+) -> Check {
+    Check {
+        name: format!("{name}::{suffix}"),
+        request,
+        expect: same_for_all(Expected::Value(value)),
+        why: None,
+        rule_line: None,
+        reason: None,
+    }
+}
+
+/// The sitemaps, crawl-delay, token and robots-url checks, in that order.
+fn value_checks(
+    c: &CaseToml,
+    name: &str,
+    robots: &Arc<[u8]>,
+) -> Result<Vec<Check>, CaseErrorKind> {
+    let mut checks = Vec::new();
+    if let Some(s) = &c.sitemaps {
+        let request = Request::Sitemaps { robots: robots.clone() };
+        checks.push(value_check(name, "sitemaps", request, s.clone().into()));
+    }
+    for (i, d) in c.crawl_delay.iter().enumerate() {
+        let value = if d.value.is_empty() {
+            serde_json::Value::Null
+        } else {
+            d.value.clone().into()
+        };
+        let request = Request::CrawlDelay {
+            robots: robots.clone(),
+            agent: d.agent.clone(),
+        };
+        checks.push(value_check(
+            name,
+            &format!("crawl-delay-{}", i + 1),
+            request,
+            value,
+        ));
+    }
+    for (i, t) in c.tokens.iter().enumerate() {
+        let request = Request::ValidToken { token: t.token.clone() };
+        let suffix = format!("token-{}", i + 1);
+        checks.push(value_check(name, &suffix, request, t.valid.into()));
+    }
+    for (i, r) in c.robots_url.iter().enumerate() {
+        absolute(At::RobotsUrl(i + 1), &r.url)?;
+        let request = Request::RobotsUrl { url: r.url.clone() };
+        let suffix = format!("robots-url-{}", i + 1);
+        checks.push(value_check(
+            name,
+            &suffix,
+            request,
+            r.expect.clone().into(),
+        ));
+    }
+    Ok(checks)
+}
+
+/// The governs checks.
+fn governs_checks(
+    c: &CaseToml,
+    name: &str,
+) -> Result<Vec<Check>, CaseErrorKind> {
+    let mut checks = Vec::new();
+    for (i, g) in c.governs.iter().enumerate() {
+        absolute(At::Governs(i + 1), &g.robots)?;
+        absolute(At::Governs(i + 1), &g.url)?;
+        let request = Request::Governs {
+            robots_url: g.robots.clone(),
+            url: g.url.clone(),
+        };
+        let suffix = format!("governs-{}", i + 1);
+        checks.push(value_check(name, &suffix, request, g.expect.into()));
+    }
+    Ok(checks)
+}
+
+/// The check of a fetch case's `policy`.
+fn policy_check(
+    c: &CaseToml,
+    policy: &ExpectToml,
+    name: &str,
+    scenario: &Arc<Scenario>,
+) -> Result<Check, CaseErrorKind> {
+    let expect: BTreeMap<String, Expected> =
+        expectation(policy, Vocabulary::Policy).map_err(|error| {
+            CaseErrorKind::Expect { at: At::Policy, error }
+        })?;
+    if is_open(&expect) && c.why.is_none() {
+        return Err(CaseErrorKind::NeedsWhy(At::Policy));
+    }
+    Ok(Check {
+        name: format!("{name}::policy"),
+        request: Request::FetchPolicy { scenario: scenario.clone() },
+        expect,
+        why: c.why.clone(),
+        rule_line: None,
+        reason: None,
+    })
+}

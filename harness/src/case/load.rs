@@ -1,0 +1,343 @@
+//! Reading a case file: bytes (bounded) → UTF-8 → TOML → one [`Case`]
+//! per `[[case]]`, every mistake a [`CaseError`] with file, line and case
+//! id. Positions (byte offset → line, the case a line is in) live here.
+//!
+//! It never stops at the first bad case (each is reported and the rest
+//! still load) and never reads more than [`MAX_FILE_BYTES`].
+
+use std::collections::HashSet;
+use std::io::Read;
+use std::path::Path;
+
+use super::build::{Known, Place, build_case};
+use super::error::{CaseError, CaseErrorKind};
+use super::model::Case;
+use super::schema::FileToml;
+
+/// The largest case file read (64 MiB).
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// The `<folder>::<stem>` prefix of the names of the cases in `file`.
+pub fn name_prefix(root: &Path, file: &Path) -> String {
+    let rel = file.strip_prefix(root).unwrap_or(file).with_extension("");
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("::")
+}
+
+/// Loads one case file. Returns the good cases and one error per
+/// mistake; a file that is not valid TOML yields just the error.
+pub fn load_file(
+    root: &Path,
+    file: &Path,
+    known: &Known<'_>,
+) -> (Vec<Case>, Vec<CaseError>) {
+    let text = match read_text(file) {
+        Ok(t) => t,
+        Err(e) => return (vec![], vec![e]),
+    };
+    let parsed: FileToml = match toml::from_str(&text) {
+        Ok(p) => p,
+        Err(e) => {
+            let line = e.span().map(|s| line_of(&text, s.start));
+            // Name the case the error sits in, if the id is findable.
+            let case = line.and_then(|l| enclosing_case_id(&text, l));
+            let kind = CaseErrorKind::Schema(e.message().to_string());
+            return (vec![], vec![error(file, line, case, kind)]);
+        }
+    };
+    let prefix = name_prefix(root, file);
+    let category = prefix.split("::").next().unwrap_or_default();
+    let place = Place { prefix: &prefix, category };
+    let mut cases = Vec::new();
+    let mut errors = Vec::new();
+    let mut seen = HashSet::new();
+    for spanned in &parsed.case {
+        let line = line_of(&text, spanned.span().start);
+        let c = spanned.get_ref();
+        let at = |kind| error(file, Some(line), Some(c.id.clone()), kind);
+        if !seen.insert(c.id.clone()) {
+            errors.push(at(CaseErrorKind::DuplicateId));
+            continue;
+        }
+        match build_case(c, &place, known) {
+            Ok(mut case) => {
+                case.file = file.to_path_buf();
+                case.line = line;
+                cases.push(case);
+            }
+            Err(kind) => errors.push(at(kind)),
+        }
+    }
+    (cases, errors)
+}
+
+fn error(
+    file: &Path,
+    line: Option<usize>,
+    case: Option<String>,
+    kind: CaseErrorKind,
+) -> CaseError {
+    CaseError { file: file.to_path_buf(), line, case, kind }
+}
+
+/// The file's text: at most [`MAX_FILE_BYTES`], UTF-8, or an error that
+/// says where the first bad byte is.
+pub(crate) fn read_text(file: &Path) -> Result<String, CaseError> {
+    let unreadable = |e: std::io::Error| {
+        error(file, None, None, CaseErrorKind::Unreadable(e.to_string()))
+    };
+    let mut bytes = Vec::new();
+    std::fs::File::open(file)
+        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(unreadable)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        let kind = CaseErrorKind::FileTooLarge { limit: MAX_FILE_BYTES };
+        return Err(error(file, None, None, kind));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let at = e.utf8_error().valid_up_to();
+        // OK: everything before `valid_up_to` is UTF-8.
+        let good = std::str::from_utf8(&bytes[..at]).unwrap_or_default();
+        let line = line_of(good, at);
+        let column = at - good.rfind('\n').map_or(0, |n| n + 1) + 1;
+        let kind = CaseErrorKind::NotUtf8 { byte: bytes[at], column };
+        error(file, Some(line), enclosing_case_id(good, line), kind)
+    })
+}
+
+/// The 1-based line of byte `offset` of `text`.
+pub(crate) fn line_of(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+/// The id of the `[[case]]` whose text contains `line`, found textually.
+fn enclosing_case_id(text: &str, line: usize) -> Option<String> {
+    text.lines()
+        .take(line)
+        .filter_map(|l| {
+            let l = l.trim();
+            let rest = l.strip_prefix("id")?.trim_start().strip_prefix('=')?;
+            Some(rest.trim().trim_matches('"').to_string())
+        })
+        .last()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::body::BodyError;
+    use super::super::error::At;
+    use super::super::model::Expected;
+    use super::*;
+
+    fn load_bytes(text: &[u8]) -> (Vec<Case>, Vec<CaseError>) {
+        static N: std::sync::atomic::AtomicUsize =
+            std::sync::atomic::AtomicUsize::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir()
+            .join(format!("rc-case-{}-{n}", std::process::id()));
+        let file = dir.join("grouping").join("t.toml");
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, text).unwrap();
+        let clauses: HashSet<String> = ["R1".to_string()].into();
+        let got = load_file(&dir, &file, &Known { clauses: Some(&clauses) });
+        std::fs::remove_dir_all(&dir).unwrap();
+        got
+    }
+
+    fn load(text: &str) -> (Vec<Case>, Vec<CaseError>) {
+        load_bytes(text.as_bytes())
+    }
+
+    /// A case `id` on lines 2.. after a comment line, with `body` keys.
+    fn case_with(id: &str, body: &str, url: &str) -> String {
+        format!(
+            "# c\n[[case]]\nid = \"{id}\"\nclauses = [\"R1\"]\nsource = \"rfc9309\"\n{body}\n\
+             check = [{{ agent = \"A\", url = \"{url}\", expect = \"allowed\" }}]\n"
+        )
+    }
+
+    #[test]
+    fn a_good_case_loads_with_names_and_expectations() {
+        let (cases, errors) = load(
+            "[[case]]\nid = \"a\"\nclauses = [\"R1\"]\nsource = \"rfc9309\"\n\
+             robots = \"x\"\ncheck = [{ agent = \"A\", url = \"/\", expect = { rfc9309 = \"allowed\", google = \"disallowed\" } }]\n",
+        );
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(cases[0].checks[0].name, "grouping::t::a::1");
+        assert_eq!(
+            cases[0].checks[0].expected("google"),
+            &Expected::Disallowed
+        );
+        assert_eq!(cases[0].categories, ["grouping"]);
+        assert!(matches!(
+            &cases[0].checks[0].request,
+            robots_adapters::Request::Decide { agent, url, robots }
+                if agent == "A" && url == "/" && &**robots == b"x"
+        ));
+    }
+
+    #[test]
+    fn unknown_clause_names_file_line_and_case() {
+        let (_, errors) = load(
+            "# c\n[[case]]\nid = \"b\"\nclauses = [\"R9\"]\nsource = \"rfc9309\"\nrobots = \"\"\n\
+             check = [{ agent = \"A\", url = \"/\", expect = \"allowed\" }]\n",
+        );
+        let e = &errors[0];
+        assert_eq!((e.line, e.case.as_deref()), (Some(2), Some("b")));
+        assert_eq!(e.kind, CaseErrorKind::UnknownClauses(vec!["R9".into()]));
+        assert!(e.to_string().ends_with(
+            "t.toml:2: case `b`: cites unknown clause id(s) R9 (see spec-cases/clauses.toml)"
+        ), "{e}");
+    }
+
+    #[test]
+    fn duplicates_and_bad_toml_are_errors() {
+        let case = "[[case]]\nid = \"c\"\nclauses = [\"R1\"]\nsource = \"rfc9309\"\nrobots = \"\"\n\
+                    check = [{ agent = \"A\", url = \"/\", expect = \"allowed\" }]\n";
+        let (_, errors) = load(&format!("{case}{case}"));
+        assert_eq!(errors[0].message(), "duplicate case id in this file");
+        let (_, errors) = load("[[case]]\nid = \"d\"\nrobots = \n");
+        assert_eq!(errors[0].line, Some(3));
+        assert_eq!(errors[0].case.as_deref(), Some("d"));
+    }
+
+    #[test]
+    fn implementation_defined_needs_why() {
+        let (_, errors) = load(
+            "[[case]]\nid = \"e\"\nclauses = [\"R1\"]\nsource = \"rfc9309\"\nrobots = \"\"\n\
+             check = [{ agent = \"A\", url = \"/\", expect = \"implementation-defined\" }]\n",
+        );
+        assert_eq!(errors[0].kind, CaseErrorKind::NeedsWhy(At::Check(1)));
+    }
+
+    #[test]
+    fn robots_parts_pad_to_an_exact_length() {
+        let (cases, errors) = load(
+            "[[case]]\nid = \"f\"\nclauses = [\"R1\"]\nsource = \"rfc9309\"\n\
+             robots_parts = [{ text = \"ab\" }, { pad = \"xyz\", to = 7 }, { hex = \"0A\" }]\n\
+             check = [{ agent = \"A\", url = \"/\", expect = \"allowed\" }]\n",
+        );
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(&*cases[0].robots, b"abxyzxy\n");
+    }
+
+    #[test]
+    fn case_bombs_are_case_errors_with_file_line_and_id() {
+        for (id, parts) in [
+            (
+                "max",
+                "robots_parts = [{ repeat = \"aaaa\", times = 9223372036854775807 }]",
+            ),
+            (
+                "big",
+                "robots_parts = [{ repeat = \"a\", times = 100000000000 }]",
+            ),
+            (
+                "pad",
+                "robots_parts = [{ text = \"x\" }, { pad = \"x\", to = 1099511627776 }]",
+            ),
+        ] {
+            let (cases, errors) = load(&case_with(id, parts, "/"));
+            assert!(cases.is_empty());
+            let e = &errors[0];
+            assert_eq!((e.line, e.case.as_deref()), (Some(2), Some(id)));
+            assert!(
+                matches!(
+                    e.kind,
+                    CaseErrorKind::Body(BodyError::TooLarge { .. })
+                ),
+                "{e}"
+            );
+            assert!(
+                e.to_string().contains("larger than 67108864 bytes"),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_non_utf8_file_names_the_line_and_case() {
+        let mut text = case_with("g", "robots = \"ok\"", "/").into_bytes();
+        text.extend_from_slice(b"note = \"caf\xe9\"\n");
+        let (cases, errors) = load_bytes(&text);
+        assert!(cases.is_empty());
+        let e = &errors[0];
+        assert_eq!((e.line, e.case.as_deref()), (Some(8), Some("g")));
+        assert_eq!(e.kind, CaseErrorKind::NotUtf8 { byte: 0xE9, column: 12 });
+    }
+
+    #[test]
+    fn case_urls_are_absolute_or_one_slash_paths() {
+        for good in ["/", "/a?b#c", "https://example.com", "http://h:8/x?q"] {
+            let (_, errors) = load(&case_with("h", "robots = \"\"", good));
+            assert!(errors.is_empty(), "{good}: {errors:?}");
+        }
+        for bad in [
+            "//",
+            "//example.com/x",
+            "",
+            "?q",
+            "#x",
+            "x",
+            "http:/x",
+            "http://",
+            "1a://h/",
+        ] {
+            let (_, errors) = load(&case_with("h", "robots = \"\"", bad));
+            let e = &errors[0];
+            assert_eq!(
+                (e.line, e.case.as_deref()),
+                (Some(2), Some("h")),
+                "{bad}"
+            );
+            assert!(
+                e.to_string()
+                    .contains(&format!("check 1: url `{bad}` is neither")),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn robots_url_and_governs_urls_must_be_absolute() {
+        let head = "[[case]]\nid = \"j\"\nclauses = [\"R1\"]\nsource = \"rfc9309\"\nrobots = \"\"\n";
+        let (_, errors) = load(&format!(
+            "{head}robots_url = [{{ url = \"https://a.example/x\", expect = \"https://a.example/robots.txt\" }}, \
+             {{ url = \"/x\", expect = \"\" }}]\n"
+        ));
+        assert_eq!(
+            errors[0].message(),
+            "robots_url 2: url `/x` is not an absolute URL (`scheme://authority…`)"
+        );
+        let (_, errors) = load(&format!(
+            "{head}governs = [{{ robots = \"//h/robots.txt\", url = \"https://h/\", expect = true }}]\n"
+        ));
+        assert_eq!(
+            errors[0].kind,
+            CaseErrorKind::NotAbsolute {
+                at: At::Governs(1),
+                url: "//h/robots.txt".into()
+            }
+        );
+    }
+
+    #[test]
+    fn without_a_clause_index_clause_ids_are_not_checked() {
+        let dir = std::env::temp_dir()
+            .join(format!("rc-case-noindex-{}", std::process::id()));
+        let file = dir.join("grouping").join("t.toml");
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, case_with("i", "robots = \"\"", "/")).unwrap();
+        let (cases, errors) = load_file(&dir, &file, &Known { clauses: None });
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(cases.len(), 1);
+    }
+}

@@ -1,0 +1,111 @@
+//! The case model: a [`Case`] (a body, or a fetch scenario, and the
+//! checks on it), each [`Check`] holding the adapter [`Request`] it asks
+//! and what it [`Expected`] under each profile.
+//!
+//! Plain data. It never reads files or TOML (that is [`super::load`] and
+//! [`super::schema`]) and never judges an answer (that is the runner).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use robots_adapters::Request;
+
+use super::fetch::Scenario;
+
+/// The profiles every expectation is stated for.
+pub const PROFILES: [&str; 2] = ["rfc9309", "google"];
+
+/// Where a case comes from.
+pub const SOURCES: [&str; 5] =
+    ["rfc9309", "google-doc", "google-parser", "regression", "fuzz-finding"];
+
+/// The reasons an explanation may give.
+pub const REASONS: [&str; 5] = [
+    "no-group",
+    "no-matching-rule",
+    "robots-txt-path",
+    "longest-match",
+    "tie-goes-to-allow",
+];
+
+/// What a check expects under one profile.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expected {
+    /// The URL is allowed.
+    Allowed,
+    /// The URL is disallowed.
+    Disallowed,
+    /// The RFC says MAY or is silent: any answer is acceptable.
+    ImplementationDefined,
+    /// A value (sitemap list, crawl-delay, token validity, URL, policy).
+    Value(serde_json::Value),
+}
+
+impl Expected {
+    /// `allowed`, `disallowed`, `implementation-defined` or the value.
+    pub fn describe(&self) -> String {
+        match self {
+            Expected::Allowed => "allowed".into(),
+            Expected::Disallowed => "disallowed".into(),
+            Expected::ImplementationDefined => "implementation-defined".into(),
+            Expected::Value(v) => v.to_string(),
+        }
+    }
+}
+
+/// One check of a case: the request it asks and its expectation per
+/// profile.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Check {
+    /// The full name, `<folder>::<stem>::<case id>::<suffix>`.
+    pub name: String,
+    /// What is asked, exactly as an adapter is asked it (the body or the
+    /// fetch scenario shared with the case).
+    pub request: Request,
+    /// The expectation under each profile in [`PROFILES`].
+    pub expect: BTreeMap<String, Expected>,
+    /// Why the outcome is implementation-defined, if it is anywhere.
+    pub why: Option<String>,
+    /// The expected line of the winning rule in the explanation.
+    pub rule_line: Option<u32>,
+    /// The expected reason in the explanation.
+    pub reason: Option<String>,
+}
+
+impl Check {
+    /// The expectation under `profile` (implementation-defined if the
+    /// profile is not one of [`PROFILES`]).
+    pub fn expected(&self, profile: &str) -> &Expected {
+        self.expect.get(profile).unwrap_or(&Expected::ImplementationDefined)
+    }
+}
+
+/// One case: a body and the checks on it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Case {
+    /// The file it is in.
+    pub file: PathBuf,
+    /// The line its `[[case]]` starts at.
+    pub line: usize,
+    /// `<folder>::<stem>::<id>`.
+    pub name: String,
+    /// The id, unique in the file.
+    pub id: String,
+    /// The clause ids it tests.
+    pub clauses: Vec<String>,
+    /// Where it comes from.
+    pub source: String,
+    /// Its categories.
+    pub categories: Vec<String>,
+    /// A note (often the RFC sentence).
+    pub note: Option<String>,
+    /// The robots.txt body.
+    pub robots: Arc<[u8]>,
+    /// The fetch scenario, for fetch cases (`[case.fetch]`).
+    pub fetch: Option<Arc<Scenario>>,
+    /// The checks.
+    pub checks: Vec<Check>,
+    /// Why the case is parked, if it is.
+    pub ignore: Option<String>,
+}
