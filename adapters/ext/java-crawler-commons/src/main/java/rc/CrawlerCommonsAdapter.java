@@ -1,0 +1,117 @@
+package rc;
+
+import com.google.gson.JsonObject;
+import crawlercommons.robots.BaseRobotRules;
+import crawlercommons.robots.SimpleRobotRules;
+import crawlercommons.robots.SimpleRobotRulesParser;
+import java.math.BigDecimal;
+import java.util.List;
+
+/**
+ * java-crawler-commons and java-crawler-commons-prefix: crawler-commons 1.5 (Apache Nutch and
+ * StormCrawler use it), SimpleRobotRulesParser, through {@link RcProto}. The first argument picks
+ * the adapter:
+ *
+ * <ul>
+ *   <li>{@code exact} (java-crawler-commons): the current API, RFC 9309 exact agent matching
+ *       (the default since 1.4): {@code parseContent(url, bytes, "text/plain", names)} with the
+ *       names from {@code sanitizeRobotNames(List.of(agent))} (lower-cased, "*" removed), as its
+ *       javadoc tells callers to do;
+ *   <li>{@code prefix} (java-crawler-commons-prefix): the legacy matching that every crawler
+ *       still calling the String overload gets: {@code parseContent(url, bytes, "text/plain",
+ *       agent)} (deprecated, not removed in 1.5), which is {@code setExactUserAgentMatching(false)}
+ *       on the agent split at commas and whitespace: a robots.txt user-agent word that is a
+ *       prefix of one of the crawler's words matches.
+ * </ul>
+ *
+ * <p>Profile claimed: rfc9309 (its javadoc: "Robots.txt parser following RFC 9309, supporting the
+ * Sitemap and Crawl-delay extensions").
+ *
+ * <p>Input conventions: the body is passed as raw bytes (the parser sniffs a UTF-8/UTF-16 BOM and
+ * otherwise decodes UTF-8, invalid bytes becoming U+FFFD); one parse per request, with
+ * https://example.com/robots.txt as the robots URL (it only resolves relative sitemaps).
+ * isAllowed(String) needs an absolute URL: paths are joined textually onto https://example.com
+ * (the parser itself percent-normalises the path). sitemaps: getSitemaps(). crawl-delay:
+ * getCrawlDelay() in milliseconds, written in seconds; UNSET is null.
+ *
+ * <p>fetch (live): the parser does no I/O; a crawler GETs robots.txt and hands a 2xx body to
+ * parseContent with the response's Content-Type (an HTML type switches on its tag stripping),
+ * any other final status to failedFetch(status) (3xx after the redirect limit and 5xx: disallow
+ * all, visits deferred; 4xx: allow all). {@link Http} does the GET with the JDK client. A network
+ * error or timeout is an error: the parser gave no verdict.
+ *
+ * <p>Known behaviour: see the adapters/ext/README.md table row (measured with the matrix).
+ */
+public final class CrawlerCommonsAdapter implements RcProto.Adapter {
+    private static final String ROBOTS_URL = RcProto.BASE + "/robots.txt";
+
+    private final boolean prefix;
+
+    private CrawlerCommonsAdapter(boolean prefix) {
+        this.prefix = prefix;
+    }
+
+    public static void main(String[] args) {
+        if (args.length != 1 || !(args[0].equals("exact") || args[0].equals("prefix"))) {
+            System.err.println("usage: CrawlerCommonsAdapter exact|prefix");
+            System.exit(2);
+        }
+        RcProto.serve(new CrawlerCommonsAdapter(args[0].equals("prefix")));
+    }
+
+    @Override
+    public JsonObject hello() {
+        JsonObject h = new JsonObject();
+        h.addProperty("name", prefix ? "java-crawler-commons-prefix" : "java-crawler-commons");
+        String v = SimpleRobotRulesParser.class.getPackage().getImplementationVersion();
+        h.addProperty("version", "crawler-commons " + (v != null ? v : "1.5"));
+        h.addProperty("language", "java");
+        h.addProperty("profile", "rfc9309");
+        h.addProperty("body", "raw bytes (the parser decodes UTF-8, or UTF-16 after a BOM)");
+        return h;
+    }
+
+    @SuppressWarnings("deprecation")
+    private SimpleRobotRules parse(String url, byte[] robots, String contentType, String agent) {
+        SimpleRobotRulesParser parser = new SimpleRobotRulesParser();
+        if (prefix) {
+            return parser.parseContent(url, robots, contentType, agent);
+        }
+        return parser.parseContent(url, robots, contentType, SimpleRobotRulesParser.sanitizeRobotNames(List.of(agent)));
+    }
+
+    private static List<RcProto.Result> decide(BaseRobotRules rules, List<String> urls) {
+        return RcProto.each(urls, u -> rules.isAllowed(RcProto.joinUrl(u)));
+    }
+
+    @Override
+    public List<RcProto.Result> decide(byte[] robots, String agent, List<String> urls) {
+        return decide(parse(ROBOTS_URL, robots, "text/plain", agent), urls);
+    }
+
+    @Override
+    public List<String> sitemaps(byte[] robots) {
+        // Sitemaps are file-wide: the parser collects every one whichever group it selects, so
+        // the empty name list (the "*" group) serves both modes.
+        return new SimpleRobotRulesParser().parseContent(ROBOTS_URL, robots, "text/plain", List.<String>of()).getSitemaps();
+    }
+
+    @Override
+    public String crawlDelay(byte[] robots, String agent) {
+        long ms = parse(ROBOTS_URL, robots, "text/plain", agent).getCrawlDelay();
+        if (ms == BaseRobotRules.UNSET_CRAWL_DELAY) {
+            return null;
+        }
+        return BigDecimal.valueOf(ms).movePointLeft(3).stripTrailingZeros().toPlainString();
+    }
+
+    @Override
+    public List<RcProto.Result> fetch(String robotsUrl, String agent, List<String> urls, double timeout)
+            throws Exception {
+        Http.Response res = Http.get(robotsUrl, timeout);
+        SimpleRobotRules rules = res.status() >= 200 && res.status() < 300
+                ? parse(robotsUrl, res.body(), res.contentType(), agent)
+                : new SimpleRobotRulesParser().failedFetch(res.status());
+        return decide(rules, urls);
+    }
+}

@@ -1,0 +1,43 @@
+package rc;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/**
+ * One GET of a robots.txt URL the way a Java crawler does it with the JDK's HttpClient: no
+ * proxy, redirects followed (Redirect.NORMAL: at most 5 hops, the JDK default
+ * jdk.httpclient.redirects.retrylimit; past that the last 3xx answer is returned), `timeout`
+ * seconds for the connect and for each response. It never interprets the answer.
+ */
+final class Http {
+    /** Caps one body: far past the fixture's largest (past 500 KiB), so the parser sees it all. */
+    static final int MAX_BODY = 32 << 20;
+
+    private Http() {}
+
+    /** The final status, Content-Type (or null) and body. */
+    record Response(int status, String contentType, byte[] body) {}
+
+    static Response get(String url, double timeout) throws IOException, InterruptedException {
+        Duration d = Duration.ofMillis(Math.max(1, (long) (timeout * 1000)));
+        HttpClient client = HttpClient.newBuilder()
+                .followRedirects(HttpClient.Redirect.NORMAL)
+                .connectTimeout(d)
+                .version(HttpClient.Version.HTTP_1_1)
+                .build();
+        HttpRequest req = HttpRequest.newBuilder(URI.create(url)).timeout(d).GET().build();
+        HttpResponse<InputStream> res = client.send(req, HttpResponse.BodyHandlers.ofInputStream());
+        try (InputStream in = res.body()) {
+            byte[] body = in.readNBytes(MAX_BODY + 1);
+            if (body.length > MAX_BODY) {
+                throw new IOException("body longer than the adapter's cap of " + MAX_BODY + " bytes");
+            }
+            return new Response(res.statusCode(), res.headers().firstValue("content-type").orElse(null), body);
+        }
+    }
+}
