@@ -17,11 +17,15 @@ import java.util.List;
  *       (the default since 1.4): {@code parseContent(url, bytes, "text/plain", names)} with the
  *       names from {@code sanitizeRobotNames(List.of(agent))} (lower-cased, "*" removed), as its
  *       javadoc tells callers to do;
- *   <li>{@code prefix} (java-crawler-commons-prefix): the legacy matching that every crawler
- *       still calling the String overload gets: {@code parseContent(url, bytes, "text/plain",
- *       agent)} (deprecated, not removed in 1.5), which is {@code setExactUserAgentMatching(false)}
- *       on the agent split at commas and whitespace: a robots.txt user-agent word that is a
- *       prefix of one of the crawler's words matches.
+ *   <li>{@code prefix} (java-crawler-commons-prefix): the legacy matching,
+ *       {@code setExactUserAgentMatching(false)}, then the String overload
+ *       {@code parseContent(url, bytes, "text/plain", agent)} (deprecated, not removed in 1.5),
+ *       which lower-cases the agent and splits it at commas and whitespace: a robots.txt
+ *       user-agent word that is a prefix of one of the crawler's words matches. This is what
+ *       crawlers that pass their User-Agent header and switch exact matching off get. Note (1.5):
+ *       the String overload alone no longer gives prefix matching, although its code passes
+ *       exactUserAgentMatching=false down: handleUserAgent reads the parser's field, not that
+ *       argument, so without the setter it matches exactly.
  * </ul>
  *
  * <p>Profile claimed: rfc9309 (its javadoc: "Robots.txt parser following RFC 9309, supporting the
@@ -75,6 +79,7 @@ public final class CrawlerCommonsAdapter implements RcProto.Adapter {
     private SimpleRobotRules parse(String url, byte[] robots, String contentType, String agent) {
         SimpleRobotRulesParser parser = new SimpleRobotRulesParser();
         if (prefix) {
+            parser.setExactUserAgentMatching(false);
             return parser.parseContent(url, robots, contentType, agent);
         }
         return parser.parseContent(url, robots, contentType, SimpleRobotRulesParser.sanitizeRobotNames(List.of(agent)));
