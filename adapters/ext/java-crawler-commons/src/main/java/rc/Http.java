@@ -6,13 +6,20 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One GET of a robots.txt URL the way a Java crawler does it with the JDK's HttpClient: no
  * proxy, redirects followed (Redirect.NORMAL: at most 5 hops, the JDK default
  * jdk.httpclient.redirects.retrylimit; past that the last 3xx answer is returned), `timeout`
- * seconds for the connect and for each response. It never interprets the answer.
+ * seconds for the connect and for the response headers, and three times that for the whole
+ * exchange (the JDK client has no deadline for reading a body, so a truncated body would hang
+ * without one). It never interprets the answer.
  */
 final class Http {
     /** Caps one body: far past the fixture's largest (past 500 KiB), so the parser sees it all. */
@@ -31,13 +38,34 @@ final class Http {
                 .version(HttpClient.Version.HTTP_1_1)
                 .build();
         HttpRequest req = HttpRequest.newBuilder(URI.create(url)).timeout(d).GET().build();
+        long deadline = System.nanoTime() + 3 * d.toNanos();
         HttpResponse<InputStream> res = client.send(req, HttpResponse.BodyHandlers.ofInputStream());
         try (InputStream in = res.body()) {
-            byte[] body = in.readNBytes(MAX_BODY + 1);
+            byte[] body = readBefore(in, deadline);
             if (body.length > MAX_BODY) {
                 throw new IOException("body longer than the adapter's cap of " + MAX_BODY + " bytes");
             }
             return new Response(res.statusCode(), res.headers().firstValue("content-type").orElse(null), body);
+        }
+    }
+
+    /** Up to MAX_BODY + 1 bytes of `in`, or HttpTimeoutException once `deadline` (nanoTime) passes. */
+    private static byte[] readBefore(InputStream in, long deadline) throws IOException, InterruptedException {
+        FutureTask<byte[]> read = new FutureTask<>(() -> in.readNBytes(MAX_BODY + 1));
+        Thread reader = new Thread(read, "robots-body");
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            return read.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            in.close();
+            reader.interrupt();
+            throw new HttpTimeoutException("body not complete within the fetch deadline");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw new IOException(e.getCause());
         }
     }
 }
