@@ -15,8 +15,10 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * One GET of a robots.txt URL the way a Java crawler does it with the JDK's HttpClient: no
- * proxy, redirects followed (Redirect.NORMAL: at most 5 hops, the JDK default
- * jdk.httpclient.redirects.retrylimit; past that the last 3xx answer is returned), `timeout`
+ * proxy, redirects followed (Redirect.NORMAL) up to the five that RFC 9309 section 2.3.1.2 asks
+ * crawlers to follow (jdk.httpclient.redirects.retrylimit, which counts the final request too, so
+ * 6; its default of 5 stops after four redirects); past that the last 3xx answer is returned,
+ * which the adapter hands to failedFetch as crawler-commons expects. `timeout`
  * seconds for the connect and for the response headers, and three times that for the whole
  * exchange (the JDK client has no deadline for reading a body, so a truncated body would hang
  * without one). It never interprets the answer.
@@ -24,6 +26,16 @@ import java.util.concurrent.TimeoutException;
 final class Http {
     /** Caps one body: far past the fixture's largest (past 500 KiB), so the parser sees it all. */
     static final int MAX_BODY = 32 << 20;
+
+    /** Redirects followed before the last 3xx answer is returned: RFC 9309's "at least five". */
+    static final int MAX_REDIRECTS = 5;
+
+    static {
+        // Read once, when the JDK's HTTP client classes load; an explicit -D setting wins.
+        if (System.getProperty("jdk.httpclient.redirects.retrylimit") == null) {
+            System.setProperty("jdk.httpclient.redirects.retrylimit", Integer.toString(MAX_REDIRECTS + 1));
+        }
+    }
 
     private Http() {}
 
