@@ -44,7 +44,30 @@ import java.util.List;
  * all, visits deferred; 4xx: allow all). {@link Http} does the GET with the JDK client. A network
  * error or timeout is an error: the parser gave no verdict.
  *
- * <p>Known behaviour: see the adapters/ext/README.md table row (measured with the matrix).
+ * <p>Known behaviour, measured with {@code robots-conformance matrix --adapters NAME} (claimed
+ * profile rfc9309; exact: 2326 pass, 76 fail, 12 error, 4 timeout of 2723 checks; prefix: 40
+ * more failures, all agent matching):
+ *
+ * <ul>
+ *   <li>syntax: lenient where RFC 9309 says to ignore a line: typo'd keys ("dissallow",
+ *       "useragent"), keys with a prefix ("user agent"), lines without a colon ("Disallow /x")
+ *       and NUL bytes are all read as rules; a body that looks like HTML has its tags stripped;
+ *       a space inside a path ends the value.
+ *   <li>ua-matching (exact): a user-agent value that is not a valid token is matched by its
+ *       leading token ("googlebot/1.0", "googlebot*", "Foo Bar", "Mail.ru" bind googlebot, Foo,
+ *       Mail), which RFC 9309 does not do and Google does only for some.
+ *   <li>ua-matching (prefix): a robots.txt word that is a prefix of the crawler's name matches
+ *       (ExampleBot binds ExampleBotX and Googlebot-News falls into Googlebot's group), and an
+ *       empty "User-agent:" value is a prefix of every name, so that group binds every crawler.
+ *   <li>wildcards: the matcher does not backtrack: "/*.php$" misses "/a.php.php", "/*x*bc"
+ *       misses "/xbcbc".
+ *   <li>google: it applies Google's "Allow: /dir/index.html also allows /dir/" rule under both
+ *       readings; crawl-delay is kept in milliseconds ("1.50" comes back as 1.5).
+ *   <li>limits: thousands of wildcard rules against a 10,000-byte URL miss the deadline.
+ *   <li>fetch: 429 and other 4xx allow all; a 3xx after the redirect limit (and a 5xx)
+ *       disallows all with visits deferred; network errors are errors (the parser has no
+ *       verdict for them: the crawler decides).
+ * </ul>
  */
 public final class CrawlerCommonsAdapter implements RcProto.Adapter {
     private static final String ROBOTS_URL = RcProto.BASE + "/robots.txt";

@@ -21,7 +21,23 @@ import java.util.List;
  * per-agent crawl-delay is on the Grant that ask(agent, path) returns for one path, so the value
  * depends on the path asked about; there is no question the protocol's crawl-delay op can pose.
  *
- * <p>Known behaviour: see the adapters/ext/README.md table row (measured with the matrix).
+ * <p>Known behaviour, measured with {@code robots-conformance matrix --adapters
+ * java-panforge-robots} (claimed profile google: 2067 pass, 165 fail, 41 error, 17 timeout of
+ * 2723 checks):
+ *
+ * <ul>
+ *   <li>encoding: rules and URLs are fully percent-decoded before matching, so %2F, %3F, %2A and
+ *       %24 become "/", "?", "*" and "$" (an encoded "*" is a wildcard, an encoded "?" starts the
+ *       query), and every hex-case or raw-vs-encoded spelling matches.
+ *   <li>grouping: a Sitemap, Crawl-delay or unknown line between user-agent lines ends the
+ *       user-agent list, so the lines before it get no rules.
+ *   <li>syntax: a leading BOM is kept (the first line is lost); typo'd keys and lines without a
+ *       colon are ignored, as RFC 9309 says (Google's reading accepts them).
+ *   <li>limits: wildcard patterns compile to java.util.regex, which overflows the stack on long
+ *       patterns (PatternSyntaxException or StackOverflowError: errors) and backtracks
+ *       exponentially on hostile "*" runs (timeouts, despite its TimeLimitedMatcherFactory).
+ *   <li>special-cases: /robots.txt is always allowed, compared case-insensitively.
+ * </ul>
  */
 public final class PanforgeAdapter implements RcProto.Adapter {
     public static void main(String[] args) {
