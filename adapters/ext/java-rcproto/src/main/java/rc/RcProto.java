@@ -114,10 +114,16 @@ public final class RcProto {
         return BASE + (url.startsWith("/") ? url : "/" + url);
     }
 
+    /** "Type: message", with the first cause that has a message when this one has none. */
     static String message(Throwable t) {
-        String m = t.getMessage();
         String name = t.getClass().getSimpleName();
-        return m == null || m.isEmpty() ? name : name + ": " + m;
+        for (Throwable c = t; c != null && c.getCause() != c; c = c.getCause()) {
+            String m = c.getMessage();
+            if (m != null && !m.isEmpty()) {
+                return c == t ? name + ": " + m : name + ": " + c.getClass().getSimpleName() + ": " + m;
+            }
+        }
+        return name;
     }
 
     /** Runs the loop on stdin and the real stdout until stdin closes. */
