@@ -83,7 +83,14 @@ public final class CrawlerCommonsAdapter implements RcProto.Adapter {
             System.err.println("usage: CrawlerCommonsAdapter exact|prefix");
             System.exit(2);
         }
-        RcProto.serve(new CrawlerCommonsAdapter(args[0].equals("prefix")));
+        CrawlerCommonsAdapter adapter = new CrawlerCommonsAdapter(args[0].equals("prefix"));
+        RcProto.warmUp(() -> {
+            adapter.decide(RcProto.WARM_UP_BODY, "FooBot", RcProto.WARM_UP_URLS);
+            adapter.crawlDelay(RcProto.WARM_UP_BODY, "BarBot");
+            adapter.sitemaps(RcProto.WARM_UP_BODY);
+        });
+        Http.warmUp();
+        RcProto.serve(adapter);
     }
 
     @Override
