@@ -79,11 +79,17 @@ public final class CrawlerCommonsAdapter implements RcProto.Adapter {
     }
 
     public static void main(String[] args) {
-        if (args.length != 1 || !(args[0].equals("exact") || args[0].equals("prefix"))) {
-            System.err.println("usage: CrawlerCommonsAdapter exact|prefix");
+        boolean ready = args.length == 2 && args[1].equals("--ready");
+        if (!(args.length == 1 || ready) || !(args[0].equals("exact") || args[0].equals("prefix"))) {
+            System.err.println("usage: CrawlerCommonsAdapter exact|prefix [--ready]");
             System.exit(2);
         }
         CrawlerCommonsAdapter adapter = new CrawlerCommonsAdapter(args[0].equals("prefix"));
+        if (ready) {
+            // The manifest's ready check: the classpath resolves and the parser answers once.
+            adapter.decide(RcProto.WARM_UP_BODY, "FooBot", RcProto.WARM_UP_URLS);
+            return;
+        }
         RcProto.warmUp(() -> {
             adapter.decide(RcProto.WARM_UP_BODY, "FooBot", RcProto.WARM_UP_URLS);
             adapter.crawlDelay(RcProto.WARM_UP_BODY, "BarBot");

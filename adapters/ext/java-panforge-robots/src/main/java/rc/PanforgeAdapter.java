@@ -41,8 +41,13 @@ import java.util.List;
  * </ul>
  */
 public final class PanforgeAdapter implements RcProto.Adapter {
-    public static void main(String[] args) {
+    public static void main(String[] args) throws IOException {
         PanforgeAdapter adapter = new PanforgeAdapter();
+        if (args.length == 1 && args[0].equals("--ready")) {
+            // The manifest's ready check: the classpath resolves and the parser answers once.
+            adapter.decide(RcProto.WARM_UP_BODY, "FooBot", RcProto.WARM_UP_URLS);
+            return;
+        }
         RcProto.warmUp(() -> {
             try {
                 adapter.decide(RcProto.WARM_UP_BODY, "FooBot", RcProto.WARM_UP_URLS);
