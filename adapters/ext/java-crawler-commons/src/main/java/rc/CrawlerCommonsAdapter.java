@@ -95,7 +95,6 @@ public final class CrawlerCommonsAdapter implements RcProto.Adapter {
             adapter.crawlDelay(RcProto.WARM_UP_BODY, "BarBot");
             adapter.sitemaps(RcProto.WARM_UP_BODY);
         });
-        Http.warmUp();
         RcProto.serve(adapter);
     }
 

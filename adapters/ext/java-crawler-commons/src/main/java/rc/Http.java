@@ -42,12 +42,6 @@ final class Http {
     /** The final status, Content-Type (or null) and body. */
     record Response(int status, String contentType, byte[] body) {}
 
-    /** Loads the JDK client's classes (no request is sent), so the first fetch does not pay for it. */
-    static void warmUp() {
-        HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build();
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1/robots.txt")).timeout(Duration.ofSeconds(1)).GET().build();
-    }
-
     static Response get(String url, double timeout) throws IOException, InterruptedException {
         Duration d = Duration.ofMillis(Math.max(1, (long) (timeout * 1000)));
         HttpClient client = HttpClient.newBuilder()
