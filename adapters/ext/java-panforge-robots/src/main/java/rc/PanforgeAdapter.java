@@ -25,7 +25,7 @@ import java.util.List;
  * depends on the path asked about; there is no question the protocol's crawl-delay op can pose.
  *
  * <p>Known behaviour, measured with {@code robots-conformance matrix --adapters
- * java-panforge-robots} (claimed profile rfc9309: about 2075 pass, 165 fail, 34 to 41 error, 16
+ * java-panforge-robots} (claimed profile rfc9309: about 2070 pass, 165 fail, 34 to 43 error, 16
  * timeout of 2723 checks; the errors vary between runs because where java.util.regex overflows
  * the stack depends on the JIT's frame sizes):
  *
