@@ -1,0 +1,3 @@
+module robots-conformance/rcproto
+
+go 1.19
