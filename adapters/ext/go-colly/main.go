@@ -18,6 +18,7 @@
 //     the crawler does not access the page (the error goes to stderr);
 //   - an error before any robots.txt request (a URL Colly cannot parse) -> that URL's
 //     error.
+//
 // The transport is wrapped only to see that a robots.txt request was made; requests
 // themselves go through Go's http.DefaultTransport, which is what Colly uses unless told
 // otherwise.
@@ -27,18 +28,25 @@
 // http.Client.Timeout: the whole response, body included); AllowURLRevisit = true. Colly
 // does not retry by itself. Proxy variables are removed at start (fixture is loopback).
 //
-// Fetch layer, as measured against the fixture server (matrix ... fetch; see the report):
-//   2xx           body parsed (temoto FromBytes); a body temoto cannot parse is an error
-//                 -> visit refused
-//   3xx           followed by Go's http.Client (up to 10 hops, Colly's redirect check);
-//                 a 3xx without Location is a status temoto does not know -> error ->
-//                 visit refused
-//   4xx (all, 401/403/429 too)  allow all
-//   5xx           disallow all
-//   1xx/other     "Unexpected status" error -> visit refused
-//   timeout, reset, truncated, bad chunking, not HTTP -> error -> visit refused
-//   HTML body, any content type -> parsed as robots.txt
-//   oversize      read whole (no cap), parsed
+// Fetch layer, as measured against the fixture server (matrix --adapters go-colly fetch):
+//
+//	2xx (200, 203, 206)   body parsed (temoto FromBytes); 204 (no body) allows all; a body
+//	                      temoto cannot parse is an error -> visit refused
+//	3xx                   followed by Go's http.Client (301/302/303/307/308, relative
+//	                      Location, across hosts, 6 hops); a loop ends after 10 with an error
+//	                      -> visit refused (disallowed); meta refresh not followed
+//	4xx (400..451, 401/403/429 too) allow all, rules in the body ignored
+//	5xx (500..599), and a redirect to a 503   ALLOW ALL. temoto maps 5xx to its disallowAll
+//	                      value, but Colly's checkRobots calls FindGroup(...).Test(path)
+//	                      instead of TestAgent, and disallowAll has no groups: FindGroup
+//	                      gives the empty group, which allows everything. RFC 9309 2.3.1.4
+//	                      says MUST disallow; Colly crawls a site whose robots.txt is 503.
+//	600                   "Unexpected status" error -> visit refused (disallowed)
+//	timeout, dropped, refused, truncated, bad chunking, not HTTP -> a Go error from
+//	                      Client.Do or the body read -> visit refused (disallowed), retried
+//	                      on the next visit (errors are not cached)
+//	HTML body, text/html, octet-stream, no Content-Type -> parsed as robots.txt
+//	past 500 KiB          read whole (no cap), every rule used
 //
 // Decide: answered by serving the body from a loopback server of this process
 // (127.0.0.1, an ephemeral port, 200 text/plain) and visiting each URL's path and query
