@@ -25,17 +25,24 @@
 //! with no options, so got-scraping's default applies (60 s): a robots.txt that never answers
 //! holds the crawl far past the harness's deadline, and the harness reports a timeout.
 //!
-//! Fetch layer, as measured against the fixture server (see the report rows; the mechanism is
-//! RobotsTxtFile.load and BasicCrawler.getRobotsTxtFileForUrl):
+//! Fetch layer, as measured against the fixture server (matrix --adapters node-crawlee fetch;
+//! the mechanism is RobotsTxtFile.load and BasicCrawler.getRobotsTxtFileForUrl):
 //!   - got-scraping runs with throwHttpErrors = false, so ANY status's body is parsed as
-//!     robots.txt: 2xx, 4xx (401/403/429 too) and 5xx alike (a 503 serving rules is obeyed like a
-//!     200; an error page without rules allows everything).
-//!   - 3xx: followed by got (up to 10); past that got throws, see errors.
-//!   - a network error (refused, reset, truncated, bad chunking, not HTTP) or too many
-//!     redirects: RobotsTxtFile.find throws, Crawlee logs "Failed to fetch robots.txt", does not
-//!     cache the failure and ALLOWS the URL.
+//!     robots.txt: 2xx, 4xx (401/403/429 too) and 5xx alike. Rules served with a 404 or 403 are
+//!     obeyed (fails R2.3.1.3-2); 500, 502, 503, 504 and 599 pages without rules ALLOW ALL
+//!     (fails R2.3.1.4-1: MUST disallow). RobotsTxtFile.load's own "404 means allow all" branch
+//!     is dead code (it waits for an HTTPError that never comes). 204 and 600 allow all.
+//!   - 3xx: followed by got (301/302/303/307/308, relative, across hosts, 6 hops); a loop ends
+//!     with got's error after 10, see errors. Meta refresh not followed.
+//!   - an error (refused, bad chunking, not HTTP, too many redirects): RobotsTxtFile.find
+//!     throws, Crawlee logs "Failed to fetch robots.txt", does not cache the failure and ALLOWS
+//!     the URL.
+//!   - timeout, dropped, truncated: the robots.txt request waits got-scraping's 60 s, and since
+//!     the failure is not cached it is made twice per URL (in addRequests, then again before
+//!     the request runs): measured 2 min 3 s for one URL against a server that never answers,
+//!     then "allowed". The harness reports these checks `timeout`.
 //!   - bodies: decoded by got as UTF-8 text whatever the Content-Type (an HTML page is parsed as
-//!     robots.txt); no size cap.
+//!     robots.txt); no size cap, every rule past 500 KiB used.
 //!   - the robots.txt request carries got-scraping's generated browser headers, not the agent.
 //!
 //! Decide: answered by serving the body from a loopback HTTP server of this process (127.0.0.1,

@@ -37,9 +37,9 @@ Fetch layer, as measured against the fixture server (matrix --adapters python-sc
 the mechanism is RobotsTxtMiddleware.robot_parser): the robots.txt request goes through the
 downloader middlewares and the download handler, NOT through HttpErrorMiddleware (a spider
 middleware), so
-  - ANY status's body is parsed as robots.txt: 2xx (200, 203, 206), 4xx and 5xx alike, and a
-    600 (allowed). A 404 or 403 serving rules is obeyed (fails R2.3.1.3-2); an error page without rules
-    allows everything, so 500, 502, 503, 504 and 599 ALLOW ALL (fails R2.3.1.4-1: MUST
+  - ANY status's body is parsed as robots.txt: 2xx (200, 203, 206), 4xx and 5xx alike (a
+    600 allows all). A 404 or 403 serving rules is obeyed (fails R2.3.1.3-2); an error page
+    without rules allows everything, so 500, 502, 503, 504 and 599 ALLOW ALL (fails R2.3.1.4-1: MUST
     disallow). 204 (no body) allows all.
   - 3xx: followed by RedirectMiddleware (301/302/303/307/308, relative Location, across
     hosts, 6 hops); a loop ends at REDIRECT_MAX_TIMES = 20 with IgnoreRequest, which the
