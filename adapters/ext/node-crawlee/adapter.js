@@ -18,8 +18,9 @@
 //!   - neither -> that URL's error (with the failure Crawlee logged, if any).
 //!
 //! Configuration: respectRobotsTxtFile = {userAgent: agent} (with plain `true` Crawlee matches
-//! only the `*` group); maxRequestRetries = 0; navigationTimeoutSecs = the request's timeout (for
-//! the page requests only); in-memory storage (persistStorage false, a private temporary
+//! only the `*` group); maxRequestRetries = 0 and maxSessionRotations = 0 (a connection
+//! error is a "session error", retried up to 10 times whatever maxRequestRetries says);
+//! navigationTimeoutSecs = the request's timeout (for the page requests only); in-memory storage (persistStorage false, a private temporary
 //! CRAWLEE_STORAGE_DIR removed at exit), so no state survives between checks. NOT
 //! configurable: the robots.txt request's timeout. BasicCrawler calls RobotsTxtFile.find(url)
 //! with no options, so got-scraping's default applies (60 s): a robots.txt that never answers
@@ -43,7 +44,8 @@
 //!     then "allowed". The harness reports these checks `timeout`.
 //!   - bodies: decoded by got as UTF-8 text whatever the Content-Type (an HTML page is parsed as
 //!     robots.txt); no size cap, every rule past 500 KiB used.
-//!   - the robots.txt request carries got-scraping's generated browser headers, not the agent.
+//!   - the robots.txt request (and every page request) carries got-scraping's generated browser
+//!     headers (a random Chrome/Edge User-Agent), not the agent: the site cannot tell the crawler.
 //!
 //! Decide: answered by serving the body from a loopback HTTP server of this process (127.0.0.1,
 //! ephemeral port, 200 text/plain) and crawling each URL's path and query on it.
@@ -99,6 +101,7 @@ async function crawl(agent, urls, timeout) {
   const crawler = new HttpCrawler({
     respectRobotsTxtFile: { userAgent: agent },
     maxRequestRetries: 0,
+    maxSessionRotations: 0,
     navigationTimeoutSecs: timeout,
     requestHandlerTimeoutSecs: HANDLER_SECS,
     preNavigationHooks: [({ request }) => { reached.add(request.userData.rcIndex); }],
