@@ -74,6 +74,7 @@ import argparse  # noqa: E402
 import http.server  # noqa: E402
 import logging  # noqa: E402
 import platform  # noqa: E402
+import socketserver  # noqa: E402
 import threading  # noqa: E402
 
 from scrapy.utils.reactor import install_reactor  # noqa: E402
@@ -231,8 +232,15 @@ class _Body(http.server.BaseHTTPRequestHandler):
         pass
 
 
+class _Server(socketserver.ThreadingMixIn, socketserver.TCPServer):
+    """http.server's ThreadingHTTPServer without its server_bind, which looks up the fully
+    qualified name of 127.0.0.1 (a DNS query, seconds with no resolver)."""
+
+    daemon_threads = True
+
+
 def _start_body_server():
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Body)
+    server = _Server(("127.0.0.1", 0), _Body)
     threading.Thread(target=server.serve_forever, name="decide-server", daemon=True).start()
     return server
 
