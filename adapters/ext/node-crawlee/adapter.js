@@ -59,15 +59,23 @@ const http = require('http');
 for (const k of Object.keys(process.env)) {
   if (/^(https?|all|ftp)_proxy$/i.test(k)) delete process.env[k];
 }
-const storageDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-crawlee-'));
-process.env.CRAWLEE_STORAGE_DIR = storageDir;
+// Storage is in memory (persistStorage false); Crawlee still wants a folder. The manifest
+// points CRAWLEE_STORAGE_DIR into the adapter's state folder (reused, so a SIGKILLed process
+// leaves nothing behind); without it, a private temporary folder removed at exit.
+let storageDir = process.env.CRAWLEE_STORAGE_DIR;
+if (storageDir) {
+  fs.mkdirSync(storageDir, { recursive: true });
+} else {
+  storageDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-crawlee-'));
+  process.env.CRAWLEE_STORAGE_DIR = storageDir;
+  const cleanup = () => {
+    try { fs.rmSync(storageDir, { recursive: true, force: true }); } catch (_) { /* best effort */ }
+  };
+  process.on('exit', cleanup);
+  for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => { cleanup(); process.exit(143); });
+}
 process.env.CRAWLEE_PERSIST_STORAGE = 'false';
 process.env.CRAWLEE_LOG_LEVEL = process.env.RC_CRAWLEE_LOG || 'OFF';
-const cleanup = () => {
-  try { fs.rmSync(storageDir, { recursive: true, force: true }); } catch (_) { /* best effort */ }
-};
-process.on('exit', cleanup);
-for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => { cleanup(); process.exit(143); });
 
 const { HttpCrawler } = require('@crawlee/http');
 const { Configuration } = require('@crawlee/core');
