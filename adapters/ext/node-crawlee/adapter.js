@@ -20,8 +20,9 @@
 //! Configuration: respectRobotsTxtFile = {userAgent: agent} (with plain `true` Crawlee matches
 //! only the `*` group); maxRequestRetries = 0 and maxSessionRotations = 0 (a connection
 //! error is a "session error", retried up to 10 times whatever maxRequestRetries says);
-//! navigationTimeoutSecs = the request's timeout (for the page requests only); in-memory storage (persistStorage false, a private temporary
-//! CRAWLEE_STORAGE_DIR removed at exit), so no state survives between checks. NOT
+//! navigationTimeoutSecs = the request's timeout (for the page requests only); in-memory
+//! storage (persistStorage false, CRAWLEE_STORAGE_DIR in the state folder), so no state
+//! survives between checks. NOT
 //! configurable: the robots.txt request's timeout. BasicCrawler calls RobotsTxtFile.find(url)
 //! with no options, so got-scraping's default applies (60 s): a robots.txt that never answers
 //! holds the crawl far past the harness's deadline, and the harness reports a timeout.
