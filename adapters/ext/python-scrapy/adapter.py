@@ -22,7 +22,9 @@ URL is whether its request got past RobotsTxtMiddleware, i.e.
   - the marker saw the request                 -> "allowed" (the request then goes on to the
     fixture; the page's own status, 404 for an unscripted page, is not the verdict);
   - the spider's errback got IgnoreRequest("Forbidden by robots.txt") -> "disallowed";
-  - anything else (the crawl failed)          -> that URL's error.
+  - anything else (the crawl failed)          -> that URL's error; in particular a URL longer
+    than URLLENGTH_LIMIT (2083) is dropped by UrlLengthMiddleware, a spider middleware, before
+    robots.txt is consulted, and is reported as such.
 
 Configuration (the settings a crawl of the fixture needs, everything else Scrapy's default):
 USER_AGENT = the check's agent (the middleware matches groups against the request's
@@ -87,6 +89,7 @@ import scrapy  # noqa: E402
 import twisted  # noqa: E402
 from scrapy.crawler import CrawlerRunner  # noqa: E402
 from scrapy.exceptions import IgnoreRequest  # noqa: E402
+from scrapy.settings import default_settings  # noqa: E402
 
 BACKENDS = {
     "protego": ("python-scrapy", "scrapy.robotstxt.ProtegoRobotParser", "rfc9309", "protego"),
@@ -98,6 +101,10 @@ BACKENDS = {
 # The longest a crawl may take before the adapter gives up on it (the harness's own deadline
 # is shorter; this only guarantees the reader thread is never stuck forever).
 CRAWL_LIMIT = 30.0
+
+# Scrapy's UrlLengthMiddleware (a spider middleware, on by default) drops longer URLs
+# silently, before any downloader middleware sees them.
+URL_LIMIT = default_settings.URLLENGTH_LIMIT
 
 # Per-crawl bookkeeping, keyed by the crawl's number (requests carry it in meta).
 _CRAWLS = {}
@@ -194,6 +201,11 @@ def _crawl(parser, agent, urls, timeout):
             elif i in crawl["failed"]:
                 out.append(RuntimeError("request failed before RobotsTxtMiddleware let it "
                                         "through: " + crawl["failed"][i]))
+            elif len(urls[i]) > URL_LIMIT:
+                out.append(RuntimeError(
+                    "Scrapy dropped the request before robots.txt was asked: UrlLengthMiddleware "
+                    "drops URLs longer than URLLENGTH_LIMIT (%d), this one has %d characters"
+                    % (URL_LIMIT, len(urls[i]))))
             else:
                 out.append(RuntimeError("Scrapy neither sent the request nor reported it"))
         return out
