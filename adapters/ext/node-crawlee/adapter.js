@@ -160,7 +160,7 @@ server.listen(0, '127.0.0.1', async () => {
     version: VERSION,
     language: 'node',
     profile: 'rfc9309',
-    body: "got's: UTF-8 text (invalid bytes as U+FFFD)",
+    body: "got's: UTF-8 text (invalid bytes as U+FFFD), whatever the bytes served",
   }, {
     fetch: (robotsUrl, agent, urls, timeout) => crawl(agent, urls, timeout),
     decide: (robots, agent, urls) => {
