@@ -98,15 +98,15 @@ BACKENDS = {
              "robotexclusionrulesparser"),
 }
 
-# The longest a crawl may take before the adapter gives up on it (the harness's own deadline
-# is shorter; this only guarantees the reader thread is never stuck forever).
+# The longest a crawl may take before the adapter cancels it and answers an error (the
+# harness's own deadline is shorter; this bounds a crawl when the adapter is run by hand).
 CRAWL_LIMIT = 30.0
 
 # Scrapy's UrlLengthMiddleware (a spider middleware, on by default) drops longer URLs
 # silently, before any downloader middleware sees them.
 URL_LIMIT = default_settings.URLLENGTH_LIMIT
 
-# Per-crawl bookkeeping, keyed by the crawl's number (requests carry it in meta).
+# Per-crawl bookkeeping, keyed by the crawl's number (its crawler's RC_CRAWL setting).
 _CRAWLS = {}
 _NEXT = [0]
 
@@ -207,13 +207,16 @@ def _crawl(parser, agent, urls, timeout):
                     "drops URLs longer than URLLENGTH_LIMIT (%d), this one has %d characters"
                     % (URL_LIMIT, len(urls[i]))))
             else:
-                out.append(RuntimeError("Scrapy neither sent the request nor reported it"))
+                out.append(RuntimeError("Scrapy neither sent the request nor reported it "
+                                        "(robots.txt requests made: %d)"
+                                        % crawl["robots_requests"]))
         return out
 
     def forget(result):
         _CRAWLS.pop(key, None)
         return result
 
+    d.addTimeout(CRAWL_LIMIT, reactor)
     d.addCallback(verdicts)
     d.addBoth(forget)
     return d
