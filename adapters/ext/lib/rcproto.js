@@ -23,6 +23,9 @@
 //   crawlDelay(robots, agent) -> string, number or null/undefined
 //   validToken(token) -> boolean
 //   robotsUrl(url) -> string or null
+//   fetch(robotsUrl, agent, urls, timeout) -> array, one entry per URL as for decide: for
+//                                parsers and crawlers that fetch robots.txt themselves
+//                                (`robotsUrl` is on the loopback fixture, `timeout` in seconds)
 //
 // A verdict must be a real boolean: anything else (undefined, 0, "yes") is reported as an
 // error, because the protocol forbids guessing. Throw rc.unsupported('why') from a callback to
@@ -167,7 +170,7 @@ function verdict(v) {
 function serve(info, handlers = {}) {
   const hello = Object.assign({ protocol: 1 }, info);
   let { decide } = handlers;
-  const { parse, allowed, sitemaps, crawlDelay, validToken, robotsUrl } = handlers;
+  const { parse, allowed, sitemaps, crawlDelay, validToken, robotsUrl, fetch } = handlers;
   if (!decide && allowed) {
     decide = async (robots, agent, urls) => {
       const parsed = parse ? await parse(robots, agent) : robots;
@@ -193,6 +196,17 @@ function serve(info, handlers = {}) {
       const urls = field(req, 'urls', 'array', 'a list');
       if (!urls.every((u) => typeof u === 'string')) throw new BadRequest("'urls' must be a list of strings");
       const results = Array.from(await decide(robots, agent, urls.slice()));
+      if (results.length !== urls.length) throw new Error(`adapter gave ${results.length} results for ${urls.length} URLs`);
+      return { results: results.map(verdict) };
+    }
+    if (op === 'fetch' && fetch) {
+      const url = field(req, 'robots_url', 'string', 'a string');
+      const agent = field(req, 'agent', 'string', 'a string');
+      const urls = field(req, 'urls', 'array', 'a list');
+      if (!urls.every((u) => typeof u === 'string')) throw new BadRequest("'urls' must be a list of strings");
+      const timeout = req.timeout === undefined ? 1.0 : req.timeout;
+      if (typeof timeout !== 'number') throw new BadRequest("'timeout' must be a number of seconds");
+      const results = Array.from(await fetch(url, agent, urls.slice(), timeout));
       if (results.length !== urls.length) throw new Error(`adapter gave ${results.length} results for ${urls.length} URLs`);
       return { results: results.map(verdict) };
     }
