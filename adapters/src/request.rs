@@ -6,9 +6,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use robots_oracle::FIVE_HUNDRED_KIB;
 use crate::scenario::Scenario;
 use crate::wire::Op;
+use robots_oracle::FIVE_HUNDRED_KIB;
 use serde::Serialize;
 
 use crate::Verdict;

@@ -102,7 +102,8 @@ pub fn minimise(
     let url = ddmin(url, &mut budget, &mut |c: &[char]| {
         let url: String = c.iter().collect();
         // Never `//x` (a network-path reference) or another non-case URL.
-        robots_runner::case::is_case_url(&url) && keeps(&Subject { url, ..s.clone() })
+        robots_runner::case::is_case_url(&url)
+            && keeps(&Subject { url, ..s.clone() })
     });
     s.url = url.into_iter().collect();
     // The agent is left as generated: it is a short product token already,

@@ -16,8 +16,8 @@ use std::sync::Arc;
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use robots_adapters::Request;
-use robots_oracle::{Profile, RobotsTxt};
 use robots_adapters::reference::Reference;
+use robots_oracle::{Profile, RobotsTxt};
 use robots_runner::case::{Case, PROFILES};
 use robots_runner::render::failure;
 use robots_runner::run::{Outcome, run_cases};
