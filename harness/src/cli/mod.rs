@@ -2,6 +2,7 @@
 //! 1 ran and found failures (where that applies), 2 usage or I/O error.
 
 mod adapters;
+mod audit;
 mod bench;
 mod certify;
 mod check;
@@ -49,6 +50,8 @@ enum Command {
     Diff(diff::Args),
     /// Move fuzz findings into spec-cases/ after they validate.
     Promote(diff::PromoteArgs),
+    /// Audit robots.txt captures (WARC, corpora) with the oracle and other parsers.
+    Audit(audit::Args),
 }
 
 /// Where the cases are: `--cases DIR`, else the default (see
@@ -82,5 +85,6 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Bench(a) => bench::run(a),
         Command::Diff(a) => diff::run(a),
         Command::Promote(a) => diff::promote(a),
+        Command::Audit(a) => audit::run(a),
     }
 }
