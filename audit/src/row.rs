@@ -73,7 +73,7 @@ pub struct ErrorRow {
     /// The record number; `None` when the input as a whole stopped.
     pub n: Option<usize>,
     /// A stable kebab-case kind: `unreadable`, `unknown-format`,
-    /// `truncated-gzip`, `truncated-record`, `bad-warc`,
+    /// `truncated-gzip`, `truncated-record`, `read-error`, `bad-warc`,
     /// `bad-warc-header`, `not-http`, `body-over-limit`,
     /// `bad-json-line`.
     pub error: String,

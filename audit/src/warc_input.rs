@@ -4,7 +4,8 @@
 //! a fetch); other types are skipped and counted; a record whose WARC
 //! header is invalid, whose payload is not HTTP or is larger than the
 //! limit is a bad record; a stream cut short (truncated gzip, a record
-//! shorter than its `Content-Length`) stops the input with its reason.
+//! shorter than its `Content-Length`, `truncated-record`) stops the
+//! input with its reason.
 //! A body over the limit is skipped unread, never buffered.
 
 use std::io::{BufReader, Read};
@@ -43,7 +44,8 @@ pub fn records(
 ) -> Input {
     let mut reader = WarcReader::new(reader);
     let mut stream = reader.stream_records();
-    let cut = if gz { "truncated-gzip" } else { "truncated-record" };
+    let cut = "truncated-record";
+    let read_error = if gz { "truncated-gzip" } else { "read-error" };
     while let Some(item) = stream.next_item() {
         let mut record = match item {
             Ok(r) => r,
@@ -55,7 +57,7 @@ pub fn records(
                 input.bad("bad-warc-header", format!("malformed WARC header {h}: {why}"));
                 continue;
             }
-            Err(warc::Error::ReadData(e)) => return input.stop(cut, e.to_string()),
+            Err(warc::Error::ReadData(e)) => return input.stop(read_error, e.to_string()),
             Err(warc::Error::UnexpectedEOB) => {
                 return input.stop(cut, "the stream ends inside a record");
             }
@@ -79,7 +81,7 @@ pub fn records(
         }
         let mut bytes = Vec::with_capacity(length as usize);
         if let Err(e) = (&mut record).take(length).read_to_end(&mut bytes) {
-            return input.stop(cut, e.to_string());
+            return input.stop(read_error, e.to_string());
         }
         if (bytes.len() as u64) < length {
             return input.stop(
