@@ -184,7 +184,12 @@ impl Aggregator {
         let parsers = setup
             .bases
             .iter()
-            .map(|(n, b)| (n.clone(), ParserAggregate { base: b.clone(), ..Default::default() }))
+            .map(|(n, b)| {
+                (
+                    n.clone(),
+                    ParserAggregate { base: b.clone(), ..Default::default() },
+                )
+            })
             .collect();
         Aggregator {
             setup: setup.clone(),
@@ -249,29 +254,47 @@ impl Aggregator {
                 spread = Some(match spread {
                     None => (p.clone(), sf, p.clone(), sf),
                     Some((lo, los, hi, his)) => {
-                        let (lo, los) = if sf < los { (p.clone(), sf) } else { (lo, los) };
-                        let (hi, his) = if sf > his { (p.clone(), sf) } else { (hi, his) };
+                        let (lo, los) =
+                            if sf < los { (p.clone(), sf) } else { (lo, los) };
+                        let (hi, his) =
+                            if sf > his { (p.clone(), sf) } else { (hi, his) };
                         (lo, los, hi, his)
                     }
                 });
             }
             for p in PROFILES {
                 let n = get(&named, p, agent);
-                a.named.insert(p.into(), Share { hosts: n, share: share(n, d) });
+                a.named
+                    .insert(p.into(), Share { hosts: n, share: share(n, d) });
             }
             if let Some((lo, los, hi, his)) = spread {
-                a.spread = Spread { lowest: lo, highest: hi, points: his - los };
+                a.spread =
+                    Spread { lowest: lo, highest: hi, points: his - los };
             }
-            if largest.as_ref().is_none_or(|l| a.spread.points > l.spread.points) {
-                largest = Some(LargestSpread { agent: agent.clone(), spread: a.spread.clone() });
+            if largest
+                .as_ref()
+                .is_none_or(|l| a.spread.points > l.spread.points)
+            {
+                largest = Some(LargestSpread {
+                    agent: agent.clone(),
+                    spread: a.spread.clone(),
+                });
             }
             agents.insert(agent.clone(), a);
         }
         for p in parsers.values_mut() {
             p.hosts_departing.share = share(p.hosts_departing.hosts, d);
-            p.verdicts_departing_share = share(p.verdicts_departing, p.verdicts);
+            p.verdicts_departing_share =
+                share(p.verdicts_departing, p.verdicts);
         }
-        Audit { format: FORMAT.into(), setup, counts: c, agents, parsers, largest_spread: largest }
+        Audit {
+            format: FORMAT.into(),
+            setup,
+            counts: c,
+            agents,
+            parsers,
+            largest_spread: largest,
+        }
     }
 
     fn host(&mut self, h: &HostRow) {
@@ -288,7 +311,11 @@ impl Aggregator {
             c.redirected += 1;
         }
         for (p, f) in &h.fetch {
-            *c.policy.entry(p.clone()).or_default().entry(f.policy.clone()).or_default() += 1;
+            *c.policy
+                .entry(p.clone())
+                .or_default()
+                .entry(f.policy.clone())
+                .or_default() += 1;
         }
         for (p, agents) in &h.named {
             for a in agents {
@@ -299,9 +326,11 @@ impl Aggregator {
             for (a, letters) in per_agent {
                 let d = letters.chars().filter(|c| *c == 'd').count();
                 if d > 0 && d == letters.len() {
-                    *self.fully.entry((p.clone(), a.clone())).or_default() += 1;
+                    *self.fully.entry((p.clone(), a.clone())).or_default() +=
+                        1;
                 } else if d > 0 {
-                    *self.partly.entry((p.clone(), a.clone())).or_default() += 1;
+                    *self.partly.entry((p.clone(), a.clone())).or_default() +=
+                        1;
                 }
             }
         }

@@ -122,9 +122,12 @@ impl FromStr for Shard {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Shard, String> {
-        let (i, n) = s.split_once('/').ok_or("expected I/N, for example 0/4")?;
-        let index: usize = i.trim().parse().map_err(|_| format!("bad shard index {i:?}"))?;
-        let count: usize = n.trim().parse().map_err(|_| format!("bad shard count {n:?}"))?;
+        let (i, n) =
+            s.split_once('/').ok_or("expected I/N, for example 0/4")?;
+        let index: usize =
+            i.trim().parse().map_err(|_| format!("bad shard index {i:?}"))?;
+        let count: usize =
+            n.trim().parse().map_err(|_| format!("bad shard count {n:?}"))?;
         if count == 0 || index >= count {
             return Err(format!("shard {index}/{count}: need 0 <= I < N"));
         }
@@ -158,9 +161,14 @@ mod tests {
     fn shards_parse_and_partition() {
         assert!("3/3".parse::<Shard>().is_err());
         assert!("x".parse::<Shard>().is_err());
-        let shards: Vec<Shard> = (0..3).map(|i| format!("{i}/3").parse().unwrap()).collect();
+        let shards: Vec<Shard> =
+            (0..3).map(|i| format!("{i}/3").parse().unwrap()).collect();
         for name in ["a.warc", "b.warc.gz", "c", "d/e.warc"] {
-            assert_eq!(shards.iter().filter(|s| s.owns(name)).count(), 1, "{name}");
+            assert_eq!(
+                shards.iter().filter(|s| s.owns(name)).count(),
+                1,
+                "{name}"
+            );
         }
     }
 }

@@ -54,12 +54,20 @@ impl Input {
         Input { format, ..Input::default() }
     }
 
-    pub(crate) fn stop(mut self, kind: &'static str, detail: impl Into<String>) -> Input {
+    pub(crate) fn stop(
+        mut self,
+        kind: &'static str,
+        detail: impl Into<String>,
+    ) -> Input {
         self.stopped = Some((kind, detail.into()));
         self
     }
 
-    pub(crate) fn bad(&mut self, kind: &'static str, detail: impl Into<String>) {
+    pub(crate) fn bad(
+        &mut self,
+        kind: &'static str,
+        detail: impl Into<String>,
+    ) {
         let n = self.events.len();
         self.events.push(Event::Bad { n, kind, detail: detail.into() });
     }

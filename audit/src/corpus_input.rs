@@ -24,11 +24,21 @@ pub fn url_for(name: &str) -> String {
     }
 }
 
-fn add(input: &mut Input, name: &str, status: u16, body: Vec<u8>, limits: Limits) {
+fn add(
+    input: &mut Input,
+    name: &str,
+    status: u16,
+    body: Vec<u8>,
+    limits: Limits,
+) {
     if body.len() > limits.max_body {
         input.bad(
             "body-over-limit",
-            format!("{name}: a {}-byte body, over the {}-byte limit", body.len(), limits.max_body),
+            format!(
+                "{name}: a {}-byte body, over the {}-byte limit",
+                body.len(),
+                limits.max_body
+            ),
         );
         return;
     }
@@ -61,7 +71,8 @@ pub fn tar_gz(path: &Path, limits: Limits) -> Input {
         Ok(f) => f,
         Err(e) => return input.stop("unreadable", e.to_string()),
     };
-    let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(BufReader::new(file)));
+    let mut archive =
+        tar::Archive::new(flate2::read::GzDecoder::new(BufReader::new(file)));
     let entries = match archive.entries() {
         Ok(e) => e,
         Err(e) => return input.stop("truncated-gzip", e.to_string()),
@@ -78,9 +89,15 @@ pub fn tar_gz(path: &Path, limits: Limits) -> Input {
         let name = entry
             .path()
             .map(|p| {
-                let parts: Vec<_> =
-                    p.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
-                if parts.len() > 1 { parts[1..].join("/") } else { parts.join("/") }
+                let parts: Vec<_> = p
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect();
+                if parts.len() > 1 {
+                    parts[1..].join("/")
+                } else {
+                    parts.join("/")
+                }
             })
             .unwrap_or_default();
         match bounded(&mut entry, limits) {
@@ -156,24 +173,35 @@ pub fn json_lines(path: &Path, limits: Limits) -> Input {
     let mut line = Vec::new();
     loop {
         line.clear();
-        let got = (&mut reader).take(limits.max_body as u64 * 2 + 4096).read_until(b'\n', &mut line);
+        let got = (&mut reader)
+            .take(limits.max_body as u64 * 2 + 4096)
+            .read_until(b'\n', &mut line);
         match got {
             Ok(0) => break,
             Ok(_) => {}
             Err(e) => return input.stop("unreadable", e.to_string()),
         }
-        if !line.ends_with(b"\n") && line.len() as u64 >= limits.max_body as u64 * 2 + 4096 {
-            return input.stop("body-over-limit", "a JSON line longer than the limit");
+        if !line.ends_with(b"\n")
+            && line.len() as u64 >= limits.max_body as u64 * 2 + 4096
+        {
+            return input
+                .stop("body-over-limit", "a JSON line longer than the limit");
         }
         if line.trim_ascii().is_empty() {
             continue;
         }
         match serde_json::from_slice::<Line>(&line) {
             Ok(Line { host: Some(name), body, status, .. })
-            | Ok(Line { url: Some(name), body, status, .. }) => {
-                add(&mut input, &name, status.unwrap_or(200), body.into_bytes(), limits)
+            | Ok(Line { url: Some(name), body, status, .. }) => add(
+                &mut input,
+                &name,
+                status.unwrap_or(200),
+                body.into_bytes(),
+                limits,
+            ),
+            Ok(_) => {
+                input.bad("bad-json-line", "a line with neither host nor url")
             }
-            Ok(_) => input.bad("bad-json-line", "a line with neither host nor url"),
             Err(e) => input.bad("bad-json-line", e.to_string()),
         }
     }

@@ -42,11 +42,17 @@ pub enum Error {
 }
 
 impl Error {
-    pub(crate) fn write(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
+    pub(crate) fn write(
+        path: impl Into<PathBuf>,
+        source: std::io::Error,
+    ) -> Error {
         Error::Write { path: path.into(), source }
     }
 
-    pub(crate) fn merge(path: impl Into<PathBuf>, why: impl Into<String>) -> Error {
+    pub(crate) fn merge(
+        path: impl Into<PathBuf>,
+        why: impl Into<String>,
+    ) -> Error {
         Error::Merge { path: path.into(), why: why.into() }
     }
 }

@@ -31,10 +31,15 @@ pub fn parse(bytes: &[u8]) -> Result<Answer, NotHttp> {
     let fields: Vec<(String, String)> = response
         .headers
         .iter()
-        .map(|h| (h.name.to_string(), String::from_utf8_lossy(h.value).into_owned()))
+        .map(|h| {
+            (h.name.to_string(), String::from_utf8_lossy(h.value).into_owned())
+        })
         .collect();
     let field = |name: &str| {
-        fields.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.trim())
+        fields
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.trim())
     };
     let raw = &bytes[head..];
     let chunked = field("transfer-encoding")
@@ -45,7 +50,8 @@ pub fn parse(bytes: &[u8]) -> Result<Answer, NotHttp> {
             None => return Ok(Answer::Network(NetworkError::BadChunking)),
         }
     } else {
-        if let Some(len) = field("content-length").and_then(|v| v.parse::<usize>().ok())
+        if let Some(len) =
+            field("content-length").and_then(|v| v.parse::<usize>().ok())
             && raw.len() < len
         {
             return Ok(Answer::Network(NetworkError::Truncated));
@@ -107,13 +113,17 @@ mod tests {
             parse(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;x=y\r\nde\r\n0\r\n\r\n").unwrap(),
         );
         assert_eq!(&*r.body, b"abcde");
-        let bad = parse(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc").unwrap();
+        let bad = parse(
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc",
+        )
+        .unwrap();
         assert_eq!(bad, Answer::Network(NetworkError::BadChunking));
     }
 
     #[test]
     fn a_short_body_is_truncated() {
-        let a = parse(b"HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\nshort").unwrap();
+        let a = parse(b"HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\nshort")
+            .unwrap();
         assert_eq!(a, Answer::Network(NetworkError::Truncated));
     }
 

@@ -22,7 +22,10 @@ pub struct Limits {
 
 /// Expands `-` into the paths listed on `stdin`; other arguments are kept
 /// as given. Blank lines are ignored.
-pub fn expand(args: &[String], stdin: impl BufRead) -> Result<Vec<String>, Error> {
+pub fn expand(
+    args: &[String],
+    stdin: impl BufRead,
+) -> Result<Vec<String>, Error> {
     let mut out = Vec::new();
     let mut stdin = Some(stdin);
     for a in args {
@@ -51,15 +54,21 @@ pub fn read(path: &str, limits: Limits) -> Input {
         return corpus_input::folder(p, limits);
     }
     let mut head = [0u8; 512];
-    let got = match std::fs::File::open(p).and_then(|mut f| read_up_to(&mut f, &mut head)) {
+    let got = match std::fs::File::open(p)
+        .and_then(|mut f| read_up_to(&mut f, &mut head))
+    {
         Ok(n) => n,
-        Err(e) => return Input::new("unknown").stop("unreadable", e.to_string()),
+        Err(e) => {
+            return Input::new("unknown").stop("unreadable", e.to_string());
+        }
     };
     let head = &head[..got];
     if head.starts_with(&[0x1f, 0x8b]) {
         let mut inner = [0u8; 512];
         let inner_got = std::fs::File::open(p)
-            .map(|f| flate2::read::MultiGzDecoder::new(std::io::BufReader::new(f)))
+            .map(|f| {
+                flate2::read::MultiGzDecoder::new(std::io::BufReader::new(f))
+            })
             .and_then(|mut d| read_up_to(&mut d, &mut inner))
             .unwrap_or(0);
         let inner = &inner[..inner_got];
@@ -68,8 +77,10 @@ pub fn read(path: &str, limits: Limits) -> Input {
         } else if inner.len() >= 262 && &inner[257..262] == b"ustar" {
             corpus_input::tar_gz(p, limits)
         } else {
-            Input::new("unknown")
-                .stop("unknown-format", "gzip data that is neither a WARC nor a tar archive")
+            Input::new("unknown").stop(
+                "unknown-format",
+                "gzip data that is neither a WARC nor a tar archive",
+            )
         }
     } else if head.starts_with(b"WARC/") {
         warc_input::read(p, false, limits)

@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use robots_adapters::{Reply, Request, Verdict};
-use robots_oracle::fetch::{Access, Answer, FetchProfile, Policy, access};
 use robots_oracle::Profile;
+use robots_oracle::fetch::{Access, Answer, FetchProfile, Policy, access};
 
 use crate::panel::{PROFILES, Panel};
 use crate::row::{Departure, FetchRow, HostRow};
@@ -36,15 +36,27 @@ fn letter(reply: &Reply) -> char {
 
 /// Whether the oracle's explanation shows a group naming the agent.
 fn names_agent(reply: &Reply) -> bool {
-    let Reply::Verdict { explanation: Some(e), .. } = reply else { return false };
+    let Reply::Verdict { explanation: Some(e), .. } = reply else {
+        return false;
+    };
     let rules = &e.json["rules"];
     rules["global"] == serde_json::Value::Bool(false)
         && rules["groups"].as_array().is_some_and(|g| !g.is_empty())
 }
 
 /// The row for `site` (whose record is `input`'s number `site.n`).
-pub fn judge(input: &str, site: &Site, panel: &mut Panel, plan: &Plan) -> HostRow {
-    let first = site.scenario.routes.first().map(|r| r.answer.describe()).unwrap_or_default();
+pub fn judge(
+    input: &str,
+    site: &Site,
+    panel: &mut Panel,
+    plan: &Plan,
+) -> HostRow {
+    let first = site
+        .scenario
+        .routes
+        .first()
+        .map(|r| r.answer.describe())
+        .unwrap_or_default();
     let mut row = HostRow {
         input: input.to_string(),
         n: site.n,
@@ -72,16 +84,27 @@ pub fn judge(input: &str, site: &Site, panel: &mut Panel, plan: &Plan) -> HostRo
     }
     let accesses: Vec<Access> = PROFILES
         .iter()
-        .map(|p| access(&site.scenario, &FetchProfile::by_name(p).unwrap_or_default()))
+        .map(|p| {
+            access(
+                &site.scenario,
+                &FetchProfile::by_name(p).unwrap_or_default(),
+            )
+        })
         .collect();
     for (p, a) in PROFILES.iter().zip(&accesses) {
         row.fetch.insert(
             p.to_string(),
-            FetchRow { policy: a.policy.as_str().into(), clause: a.clause.into() },
+            FetchRow {
+                policy: a.policy.as_str().into(),
+                clause: a.clause.into(),
+            },
         );
     }
     row.cut = accesses.iter().any(|a| a.cut_from.is_some());
-    let body_for_probes = accesses.iter().find(|a| a.policy == Policy::ParseBody).and_then(|a| a.body.as_deref());
+    let body_for_probes = accesses
+        .iter()
+        .find(|a| a.policy == Policy::ParseBody)
+        .and_then(|a| a.body.as_deref());
     row.probes = crate::probe::probes(body_for_probes, plan.probes);
 
     let mut oracle_letters: BTreeMap<&str, Vec<String>> = BTreeMap::new();
@@ -118,11 +141,13 @@ pub fn judge(input: &str, site: &Site, panel: &mut Panel, plan: &Plan) -> HostRo
     }
 
     for m in &mut panel.members {
-        let a = &accesses[PROFILES.iter().position(|p| *p == m.base).unwrap_or(0)];
+        let a =
+            &accesses[PROFILES.iter().position(|p| *p == m.base).unwrap_or(0)];
         let k = row.probes.len();
         let letters: Vec<String> = match a.policy {
             Policy::ParseBody => {
-                let body: Arc<[u8]> = a.body.clone().unwrap_or_else(|| Arc::from(&b""[..]));
+                let body: Arc<[u8]> =
+                    a.body.clone().unwrap_or_else(|| Arc::from(&b""[..]));
                 let requests: Vec<Request> = plan
                     .agents
                     .iter()
@@ -136,17 +161,22 @@ pub fn judge(input: &str, site: &Site, panel: &mut Panel, plan: &Plan) -> HostRo
                     .collect();
                 let replies = m.adapter.answer_batch(&requests);
                 let mut replies = replies.iter().map(letter);
-                (0..plan.agents.len()).map(|_| replies.by_ref().take(k).collect()).collect()
+                (0..plan.agents.len())
+                    .map(|_| replies.by_ref().take(k).collect())
+                    .collect()
             }
             Policy::AllowAll => vec!["a".repeat(k); plan.agents.len()],
             Policy::DisallowAll => vec!["d".repeat(k); plan.agents.len()],
             Policy::UseCache => vec!["?".repeat(k); plan.agents.len()],
         };
         let theirs_oracle = &oracle_letters[m.base];
-        let profile = Profile::by_name(m.base).unwrap_or_else(Profile::rfc9309);
+        let profile =
+            Profile::by_name(m.base).unwrap_or_else(Profile::rfc9309);
         let mut dep = Departure::default();
         for (j, agent) in plan.agents.iter().enumerate() {
-            for (q, (mine, want)) in letters[j].chars().zip(theirs_oracle[j].chars()).enumerate() {
+            for (q, (mine, want)) in
+                letters[j].chars().zip(theirs_oracle[j].chars()).enumerate()
+            {
                 if mine == '?' || want == '?' {
                     dep.unanswered += 1;
                     continue;
@@ -165,13 +195,22 @@ pub fn judge(input: &str, site: &Site, panel: &mut Panel, plan: &Plan) -> HostRo
                         robots_oracle::Verdict::Disallowed
                     };
                     let body = a.body.as_deref().unwrap_or_default();
-                    robots_gen::classify(body, agent, &row.probes[q], &profile, theirs).axis()
+                    robots_gen::classify(
+                        body,
+                        agent,
+                        &row.probes[q],
+                        &profile,
+                        theirs,
+                    )
+                    .axis()
                 };
                 *dep.axes.entry(axis).or_default() += 1;
             }
         }
-        row.verdicts
-            .insert(m.name.clone(), plan.agents.iter().cloned().zip(letters).collect());
+        row.verdicts.insert(
+            m.name.clone(),
+            plan.agents.iter().cloned().zip(letters).collect(),
+        );
         row.departures.insert(m.name.clone(), dep);
     }
     row

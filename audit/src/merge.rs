@@ -25,15 +25,26 @@ fn shard_dirs(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
             .map_err(|e| Error::merge(d, e.to_string()))?
             .flatten()
             .map(|e| e.path())
-            .filter(|p| p.is_dir() && p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("shard-")))
+            .filter(|p| {
+                p.is_dir()
+                    && p.file_name().is_some_and(|n| {
+                        n.to_string_lossy().starts_with("shard-")
+                    })
+            })
             .collect();
         inner.sort();
         if inner.is_empty() {
-            return Err(Error::merge(d, "neither a finished shard (shard.json) nor a folder of shards"));
+            return Err(Error::merge(
+                d,
+                "neither a finished shard (shard.json) nor a folder of shards",
+            ));
         }
         for p in inner {
             if !p.join(DONE).is_file() {
-                return Err(Error::merge(&p, "this shard has not finished (no shard.json): rerun it"));
+                return Err(Error::merge(
+                    &p,
+                    "this shard has not finished (no shard.json): rerun it",
+                ));
             }
             out.push(p);
         }
@@ -42,12 +53,15 @@ fn shard_dirs(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
 }
 
 fn read_rows(path: &Path) -> Result<Vec<Row>, Error> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::merge(path, e.to_string()))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::merge(path, e.to_string()))?;
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| {
-            serde_json::from_str(l).map_err(|e| Error::merge(path, format!("line {}: {e}", i + 1)))
+            serde_json::from_str(l).map_err(|e| {
+                Error::merge(path, format!("line {}: {e}", i + 1))
+            })
         })
         .collect()
 }
@@ -62,24 +76,50 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Audit, Error> {
         let f: Fingerprint = std::fs::read(d.join(DONE))
             .ok()
             .and_then(|b| serde_json::from_slice(&b).ok())
-            .ok_or_else(|| Error::merge(d.join(DONE), "unreadable shard marker"))?;
+            .ok_or_else(|| {
+                Error::merge(d.join(DONE), "unreadable shard marker")
+            })?;
         if let Some((p, g)) = &first {
-            if g.shard[1] != f.shard[1] || g.setup != f.setup || g.options != f.options {
-                return Err(Error::merge(d, format!("ran with other shards, agents, parsers or options than {}", p.display())));
+            if g.shard[1] != f.shard[1]
+                || g.setup != f.setup
+                || g.options != f.options
+            {
+                return Err(Error::merge(
+                    d,
+                    format!(
+                        "ran with other shards, agents, parsers or options than {}",
+                        p.display()
+                    ),
+                ));
             }
         } else {
             first = Some((d.clone(), f.clone()));
         }
         if seen.contains(&f.shard[0]) {
-            return Err(Error::merge(d, format!("shard {} given twice", f.shard[0])));
+            return Err(Error::merge(
+                d,
+                format!("shard {} given twice", f.shard[0]),
+            ));
         }
         seen.push(f.shard[0]);
         rows.extend(read_rows(&d.join("rows.jsonl"))?);
     }
-    let Some((_, f)) = first else { return Err(Error::Usage("no shard to merge".into())) };
-    let missing: Vec<String> = (0..f.shard[1]).filter(|i| !seen.contains(i)).map(|i| i.to_string()).collect();
+    let Some((_, f)) = first else {
+        return Err(Error::Usage("no shard to merge".into()));
+    };
+    let missing: Vec<String> = (0..f.shard[1])
+        .filter(|i| !seen.contains(i))
+        .map(|i| i.to_string())
+        .collect();
     if !missing.is_empty() {
-        return Err(Error::merge(out, format!("shards missing: {} of {}", missing.join(", "), f.shard[1])));
+        return Err(Error::merge(
+            out,
+            format!(
+                "shards missing: {} of {}",
+                missing.join(", "),
+                f.shard[1]
+            ),
+        ));
     }
     rows.sort_by_key(|r| r.key());
     let audit = aggregate(&f.setup, &rows);

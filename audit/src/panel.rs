@@ -5,9 +5,9 @@
 //! adapter claims). Every parser is reached through the `Adapter` trait;
 //! a misbehaving adapter costs only its own verdicts (`?`).
 
-use robots_adapters::registry::{self, Host, Kind, Status};
-use robots_adapters::reference::Reference;
 use robots_adapters::Adapter;
+use robots_adapters::reference::Reference;
+use robots_adapters::registry::{self, Host, Kind, Status};
 
 use crate::error::Error;
 
@@ -47,10 +47,15 @@ impl Selection {
         let all = registry::all();
         let chosen: Vec<_> = match spec {
             "none" | "" => Vec::new(),
-            "rust" => all.into_iter().filter(|e| matches!(e.kind, Kind::InProcess)).collect(),
+            "rust" => all
+                .into_iter()
+                .filter(|e| matches!(e.kind, Kind::InProcess))
+                .collect(),
             list => {
                 let mut out = Vec::new();
-                for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                for name in
+                    list.split(',').map(str::trim).filter(|n| !n.is_empty())
+                {
                     let entry = registry::find(name).ok_or_else(|| Error::Adapter {
                         name: name.into(),
                         why: "unknown (see `robots-conformance adapters list`)".into(),
@@ -61,18 +66,28 @@ impl Selection {
                             why: "the oracle is always asked, under both profiles".into(),
                         });
                     }
-                    if let Status::Unavailable { why, fix } = registry::status(&entry) {
-                        return Err(Error::Adapter { name: name.into(), why: format!("{why} ({fix})") });
+                    if let Status::Unavailable { why, fix } =
+                        registry::status(&entry)
+                    {
+                        return Err(Error::Adapter {
+                            name: name.into(),
+                            why: format!("{why} ({fix})"),
+                        });
                     }
                     out.push(entry);
                 }
                 out
             }
         };
-        Ok(Selection(chosen.into_iter().map(|e| {
-            let base = base_of(&e.info.profile);
-            (e.info.name, base)
-        }).collect()))
+        Ok(Selection(
+            chosen
+                .into_iter()
+                .map(|e| {
+                    let base = base_of(&e.info.profile);
+                    (e.info.name, base)
+                })
+                .collect(),
+        ))
     }
 
     /// Opens one panel (each worker has its own).
@@ -81,7 +96,8 @@ impl Selection {
             .iter()
             .map(|p| {
                 // OK: both profiles are built in.
-                Box::new(Reference::for_profile(p).expect("built-in profile")) as Box<dyn Adapter>
+                Box::new(Reference::for_profile(p).expect("built-in profile"))
+                    as Box<dyn Adapter>
             })
             .collect();
         let members = self
@@ -89,7 +105,8 @@ impl Selection {
             .iter()
             .filter_map(|(name, base)| {
                 let entry = registry::find(name)?;
-                let adapter = registry::open(&entry, Default::default(), &Host::Thread);
+                let adapter =
+                    registry::open(&entry, Default::default(), &Host::Thread);
                 Some(Member { name: name.clone(), base, adapter })
             })
             .collect();

@@ -20,7 +20,10 @@ pub fn probes(body: Option<&[u8]>, max: usize) -> Vec<String> {
                 return out;
             }
             let value: &[u8] = &rule.value;
-            let literal = &value[..value.iter().position(|b| *b == b'*' || *b == b'$').unwrap_or(value.len())];
+            let literal = &value[..value
+                .iter()
+                .position(|b| *b == b'*' || *b == b'$')
+                .unwrap_or(value.len())];
             if !literal.starts_with(b"/") || literal.len() > MAX_PROBE {
                 continue;
             }

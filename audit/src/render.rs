@@ -12,7 +12,10 @@ fn pct(x: f64) -> String {
 }
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 /// The Markdown report.
@@ -23,17 +26,31 @@ pub fn markdown(a: &Audit) -> String {
     let _ = writeln!(
         s,
         "{} inputs ({} stopped early), {} records: {} hosts ({} audited, {} with an uncaptured redirect), {} redirect targets, {} skipped, {} bad records; {} errors.\n",
-        c.inputs, c.inputs_stopped, c.records, c.hosts, c.hosts_audited, c.hosts_unresolved, c.routes, c.skipped, c.bad_records, c.errors
+        c.inputs,
+        c.inputs_stopped,
+        c.records,
+        c.hosts,
+        c.hosts_audited,
+        c.hosts_unresolved,
+        c.routes,
+        c.skipped,
+        c.bad_records,
+        c.errors
     );
     if !c.errors_by_kind.is_empty() {
-        let kinds: Vec<String> = c.errors_by_kind.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        let kinds: Vec<String> =
+            c.errors_by_kind.iter().map(|(k, n)| format!("{k} {n}")).collect();
         let _ = writeln!(s, "Errors by kind: {}.\n", kinds.join(", "));
     }
     for (p, by) in &c.policy {
-        let parts: Vec<String> = by.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        let parts: Vec<String> =
+            by.iter().map(|(k, n)| format!("{k} {n}")).collect();
         let _ = writeln!(s, "Fetch outcome under {p}: {}.", parts.join(", "));
     }
-    let _ = writeln!(s, "\n## Fully blocked share per agent (every probe disallowed)\n");
+    let _ = writeln!(
+        s,
+        "\n## Fully blocked share per agent (every probe disallowed)\n"
+    );
     let mut head = String::from("| agent |");
     let mut rule = String::from("|---|");
     for p in &a.setup.parsers {
@@ -48,7 +65,12 @@ pub fn markdown(a: &Audit) -> String {
         let mut line = format!("| {agent} |");
         for p in &a.setup.parsers {
             let b = &g.blocked[p];
-            let _ = write!(line, " {} (+{} partly) |", pct(b.fully.share), pct(b.partly.share));
+            let _ = write!(
+                line,
+                " {} (+{} partly) |",
+                pct(b.fully.share),
+                pct(b.partly.share)
+            );
         }
         let named = g.named.get("rfc9309").map_or(0.0, |n| n.share);
         let _ = write!(
@@ -73,9 +95,13 @@ pub fn markdown(a: &Audit) -> String {
     }
     if !a.parsers.is_empty() {
         let _ = writeln!(s, "\n## Departures from the oracle\n");
-        let _ = writeln!(s, "| parser | compared with | hosts departing | verdicts departing | unanswered | by axis |\n|---|---|---:|---:|---:|---|");
+        let _ = writeln!(
+            s,
+            "| parser | compared with | hosts departing | verdicts departing | unanswered | by axis |\n|---|---|---:|---:|---:|---|"
+        );
         for (name, p) in &a.parsers {
-            let axes: Vec<String> = p.axes.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            let axes: Vec<String> =
+                p.axes.iter().map(|(k, n)| format!("{k} {n}")).collect();
             let _ = writeln!(
                 s,
                 "| {name} | {} | {} ({}) | {} of {} ({}) | {} | {} |",
@@ -131,7 +157,11 @@ fn bars(a: &Audit, value: impl Fn(&str, &str) -> f64, title: &str) -> String {
             );
         }
     }
-    let _ = write!(s, "<line x1=\"{left}\" x2=\"{left}\" y1=\"15\" y2=\"{}\" stroke=\"#444\"/>", height - 20.0);
+    let _ = write!(
+        s,
+        "<line x1=\"{left}\" x2=\"{left}\" y1=\"15\" y2=\"{}\" stroke=\"#444\"/>",
+        height - 20.0
+    );
     for t in 0..=4 {
         let x = left + width * t as f64 / 4.0;
         let _ = write!(
@@ -157,20 +187,45 @@ td:first-child,th:first-child{text-align:left}.c0{fill:#1f77b4}.c1{fill:#ff7f0e}
     let first = md.lines().nth(2).unwrap_or_default();
     let _ = write!(s, "<h1>robots.txt audit</h1><p>{}</p>", esc(first));
     s.push_str("<p class=\"key\">");
-    let colours = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"];
+    let colours = [
+        "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+        "#e377c2", "#7f7f7f",
+    ];
     for (j, p) in a.setup.parsers.iter().enumerate() {
-        let _ = write!(s, "<span style=\"background:{}\"></span>{}", colours[j % 8], esc(p));
+        let _ = write!(
+            s,
+            "<span style=\"background:{}\"></span>{}",
+            colours[j % 8],
+            esc(p)
+        );
     }
     s.push_str("</p><h2>Fully blocked share per agent, by parser</h2>");
-    s.push_str(&bars(a, |agent, p| a.agents[agent].blocked[p].fully.share, "fully blocked share"));
+    s.push_str(&bars(
+        a,
+        |agent, p| a.agents[agent].blocked[p].fully.share,
+        "fully blocked share",
+    ));
     s.push_str("<h2>Partly blocked share per agent, by parser</h2>");
-    s.push_str(&bars(a, |agent, p| a.agents[agent].blocked[p].partly.share, "partly blocked share"));
+    s.push_str(&bars(
+        a,
+        |agent, p| a.agents[agent].blocked[p].partly.share,
+        "partly blocked share",
+    ));
     s.push_str("<h2>Spread parser choice causes (fully blocked share, highest − lowest)</h2>");
     let left = 150.0;
     let width = 520.0;
     let h = 16.0 * a.setup.agents.len() as f64 + 10.0;
-    let max = a.agents.values().map(|g| g.spread.points).fold(0.0f64, f64::max).max(1e-9);
-    let _ = write!(s, "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"{}\" height=\"{h}\"><title>spread</title>", left + width + 160.0);
+    let max = a
+        .agents
+        .values()
+        .map(|g| g.spread.points)
+        .fold(0.0f64, f64::max)
+        .max(1e-9);
+    let _ = write!(
+        s,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"{}\" height=\"{h}\"><title>spread</title>",
+        left + width + 160.0
+    );
     for (i, agent) in a.setup.agents.iter().enumerate() {
         let g = &a.agents[agent];
         let y = 5.0 + 16.0 * i as f64;

@@ -64,7 +64,11 @@ pub fn setup(o: &RunOptions) -> Result<(Setup, Selection), Error> {
     let agents: Vec<String> = if o.agents.is_empty() {
         DEFAULT_AGENTS.iter().map(|a| a.to_string()).collect()
     } else {
-        o.agents.iter().map(|a| a.trim().to_string()).filter(|a| !a.is_empty()).collect()
+        o.agents
+            .iter()
+            .map(|a| a.trim().to_string())
+            .filter(|a| !a.is_empty())
+            .collect()
     };
     if agents.is_empty() {
         return Err(Error::Usage("--agents names no agent".into()));
@@ -73,7 +77,8 @@ pub fn setup(o: &RunOptions) -> Result<(Setup, Selection), Error> {
         return Err(Error::Usage("--probes must be at least 1".into()));
     }
     let selection = Selection::parse(&o.adapters)?;
-    let mut parsers: Vec<String> = PROFILES.iter().map(|p| p.to_string()).collect();
+    let mut parsers: Vec<String> =
+        PROFILES.iter().map(|p| p.to_string()).collect();
     let mut bases = BTreeMap::new();
     for (name, base) in &selection.0 {
         parsers.push(name.clone());
@@ -83,26 +88,44 @@ pub fn setup(o: &RunOptions) -> Result<(Setup, Selection), Error> {
 }
 
 /// Runs `audit` (no subcommand).
-pub fn audit(args: &Args, stdin: impl std::io::BufRead) -> Result<Summary, Error> {
+pub fn audit(
+    args: &Args,
+    stdin: impl std::io::BufRead,
+) -> Result<Summary, Error> {
     let started = Instant::now();
-    let out = args.out.clone().ok_or_else(|| Error::Usage("--out DIR (or --out -) is required".into()))?;
+    let out = args.out.clone().ok_or_else(|| {
+        Error::Usage("--out DIR (or --out -) is required".into())
+    })?;
     let mut inputs = input::expand(&args.inputs, stdin)?;
     if inputs.is_empty() && args.inputs.is_empty() {
-        return Err(Error::Usage("no INPUT given (`-` reads paths from stdin)".into()));
+        return Err(Error::Usage(
+            "no INPUT given (`-` reads paths from stdin)".into(),
+        ));
     }
     inputs.sort();
     inputs.dedup();
     let (setup, selection) = setup(&args.run)?;
     let o = &args.run;
-    let jobs = o.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
-    let plan = Plan { agents: setup.agents.clone(), probes: o.probes, classify_max: o.classify_max };
+    let jobs = o
+        .jobs
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        })
+        .max(1);
+    let plan = Plan {
+        agents: setup.agents.clone(),
+        probes: o.probes,
+        classify_max: o.classify_max,
+    };
     let limits = Limits { max_body: o.max_body };
     if let Some(s) = args.shard {
         inputs.retain(|i| s.owns(i));
     }
     let stdout_mode = out == "-";
     if stdout_mode && args.shard.is_some() {
-        return Err(Error::Usage("--shard writes a shard folder: give --out DIR".into()));
+        return Err(Error::Usage(
+            "--shard writes a shard folder: give --out DIR".into(),
+        ));
     }
     let dir = match (stdout_mode, args.shard) {
         (true, _) => None,
@@ -117,9 +140,17 @@ pub fn audit(args: &Args, stdin: impl std::io::BufRead) -> Result<Summary, Error
     });
     if let (Some(d), Some(f)) = (&dir, &fingerprint)
         && let Ok(bytes) = std::fs::read(d.join(DONE))
-        && serde_json::from_slice::<Fingerprint>(&bytes).ok().as_ref() == Some(f)
+        && serde_json::from_slice::<Fingerprint>(&bytes).ok().as_ref()
+            == Some(f)
     {
-        return Ok(Summary { audit: None, out: Some(d.clone()), skipped: true, hosts: 0, elapsed: started.elapsed(), jobs });
+        return Ok(Summary {
+            audit: None,
+            out: Some(d.clone()),
+            skipped: true,
+            hosts: 0,
+            elapsed: started.elapsed(),
+            jobs,
+        });
     }
     if let Some(d) = &dir {
         ensure_dir(d)?;
@@ -156,7 +187,8 @@ pub fn audit(args: &Args, stdin: impl std::io::BufRead) -> Result<Summary, Error
             }
             agg.add(r);
         }
-        sink.write_all(&to_jsonl(&rows)).map_err(|e| Error::write(&sink_path, e))?;
+        sink.write_all(&to_jsonl(&rows))
+            .map_err(|e| Error::write(&sink_path, e))?;
         progress.inc(1);
         progress.set_message(format!("{hosts} hosts"));
     }
@@ -164,18 +196,36 @@ pub fn audit(args: &Args, stdin: impl std::io::BufRead) -> Result<Summary, Error
     drop(sink);
     progress.finish_and_clear();
     let Some(d) = dir else {
-        return Ok(Summary { audit: None, out: None, skipped: false, hosts, elapsed: started.elapsed(), jobs });
+        return Ok(Summary {
+            audit: None,
+            out: None,
+            skipped: false,
+            hosts,
+            elapsed: started.elapsed(),
+            jobs,
+        });
     };
     if let Some(tmp) = &rows_tmp {
-        std::fs::rename(tmp, d.join("rows.jsonl")).map_err(|e| Error::write(d.join("rows.jsonl"), e))?;
+        std::fs::rename(tmp, d.join("rows.jsonl"))
+            .map_err(|e| Error::write(d.join("rows.jsonl"), e))?;
     }
     let audit = agg.finish();
     write_reports(&d, &audit)?;
     if let Some(f) = &fingerprint {
         // OK: the fingerprint holds only strings and numbers.
-        write_atomic(&d.join(DONE), &serde_json::to_vec_pretty(f).expect("serialise"))?;
+        write_atomic(
+            &d.join(DONE),
+            &serde_json::to_vec_pretty(f).expect("serialise"),
+        )?;
     }
-    Ok(Summary { audit: Some(audit), out: Some(d), skipped: false, hosts, elapsed: started.elapsed(), jobs })
+    Ok(Summary {
+        audit: Some(audit),
+        out: Some(d),
+        skipped: false,
+        hosts,
+        elapsed: started.elapsed(),
+        jobs,
+    })
 }
 
 /// Writes `audit.json`, `audit.md` and `audit.html` into `dir`.
@@ -184,13 +234,24 @@ pub fn write_reports(dir: &Path, audit: &Audit) -> Result<(), Error> {
     let mut json = serde_json::to_vec_pretty(audit).expect("serialise");
     json.push(b'\n');
     write_atomic(&dir.join("audit.json"), &json)?;
-    write_atomic(&dir.join("audit.md"), crate::render::markdown(audit).as_bytes())?;
-    write_atomic(&dir.join("audit.html"), crate::render::html(audit).as_bytes())
+    write_atomic(
+        &dir.join("audit.md"),
+        crate::render::markdown(audit).as_bytes(),
+    )?;
+    write_atomic(
+        &dir.join("audit.html"),
+        crate::render::html(audit).as_bytes(),
+    )
 }
 
 /// The rows of one input, in order: its counts, then a row per host or
 /// bad record, then the error that stopped it.
-pub fn rows_of(path: &str, read: &Input, panels: &mut [Panel], plan: &Plan) -> Vec<Row> {
+pub fn rows_of(
+    path: &str,
+    read: &Input,
+    panels: &mut [Panel],
+    plan: &Plan,
+) -> Vec<Row> {
     let sorted = site::sort(read);
     let mut rows = vec![Row::Input(InputRow {
         input: path.to_string(),
@@ -203,7 +264,8 @@ pub fn rows_of(path: &str, read: &Input, panels: &mut [Panel], plan: &Plan) -> V
         stopped: read.stopped.as_ref().map(|(k, _)| k.to_string()),
     })];
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<(usize, Row)>> = Mutex::new(Vec::with_capacity(sorted.sites.len()));
+    let results: Mutex<Vec<(usize, Row)>> =
+        Mutex::new(Vec::with_capacity(sorted.sites.len()));
     std::thread::scope(|scope| {
         for panel in panels.iter_mut() {
             let (next, results, sites) = (&next, &results, &sorted.sites);
@@ -211,7 +273,8 @@ pub fn rows_of(path: &str, read: &Input, panels: &mut [Panel], plan: &Plan) -> V
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(site) = sites.get(i) else { break };
-                    let row = Row::Host(Box::new(judge(path, site, panel, plan)));
+                    let row =
+                        Row::Host(Box::new(judge(path, site, panel, plan)));
                     if let Ok(mut r) = results.lock() {
                         r.push((site.n, row));
                     }
@@ -221,12 +284,25 @@ pub fn rows_of(path: &str, read: &Input, panels: &mut [Panel], plan: &Plan) -> V
     });
     let mut body: Vec<(usize, Row)> = results.into_inner().unwrap_or_default();
     for (n, kind, detail) in &sorted.bad {
-        body.push((*n, Row::Error(ErrorRow { input: path.into(), n: Some(*n), error: kind.to_string(), detail: detail.clone() })));
+        body.push((
+            *n,
+            Row::Error(ErrorRow {
+                input: path.into(),
+                n: Some(*n),
+                error: kind.to_string(),
+                detail: detail.clone(),
+            }),
+        ));
     }
     body.sort_by_key(|(n, _)| *n);
     rows.extend(body.into_iter().map(|(_, r)| r));
     if let Some((kind, detail)) = &read.stopped {
-        rows.push(Row::Error(ErrorRow { input: path.into(), n: None, error: kind.to_string(), detail: detail.clone() }));
+        rows.push(Row::Error(ErrorRow {
+            input: path.into(),
+            n: None,
+            error: kind.to_string(),
+            detail: detail.clone(),
+        }));
     }
     rows
 }

@@ -66,22 +66,40 @@ pub fn sort(input: &Input) -> Sorted {
                     out.routes += 1;
                 }
             }
-            Event::Skipped { kind, .. } => *out.skipped.entry(kind.clone()).or_default() += 1,
-            Event::Bad { n, kind, detail } => out.bad.push((*n, kind, detail.clone())),
+            Event::Skipped { kind, .. } => {
+                *out.skipped.entry(kind.clone()).or_default() += 1
+            }
+            Event::Bad { n, kind, detail } => {
+                out.bad.push((*n, kind, detail.clone()))
+            }
         }
     }
-    let max = FetchProfile::rfc9309().max_redirects.max(FetchProfile::google().max_redirects);
+    let max = FetchProfile::rfc9309()
+        .max_redirects
+        .max(FetchProfile::google().max_redirects);
     for (n, url) in starts {
         let (scenario, unresolved) = chain(url, &first, max);
-        out.sites.push(Site { n, url: url.to_string(), scenario: Arc::new(scenario), unresolved });
+        out.sites.push(Site {
+            n,
+            url: url.to_string(),
+            scenario: Arc::new(scenario),
+            unresolved,
+        });
     }
     out
 }
 
 /// The scenario for a fetch of `start`: routes added as the redirect
 /// chain visits them (at most `max` + 1 of them).
-fn chain(start: &str, captured: &HashMap<&str, &Answer>, max: usize) -> (Scenario, Option<String>) {
-    let route = |url: &str, answer: &Answer| Route { url: url.to_string(), answer: answer.clone() };
+fn chain(
+    start: &str,
+    captured: &HashMap<&str, &Answer>,
+    max: usize,
+) -> (Scenario, Option<String>) {
+    let route = |url: &str, answer: &Answer| Route {
+        url: url.to_string(),
+        answer: answer.clone(),
+    };
     let mut scenario = Scenario {
         start: start.to_string(),
         routes: vec![route(start, captured[start])],
@@ -120,10 +138,19 @@ mod tests {
     #[test]
     fn redirects_are_followed_within_the_input() {
         let i = input(&[
-            ("http://a.example/robots.txt", Answer::redirect(301, "https://a.example/robots.txt")),
+            (
+                "http://a.example/robots.txt",
+                Answer::redirect(301, "https://a.example/robots.txt"),
+            ),
             ("https://a.example/robots.txt", Answer::redirect(302, "/r")),
-            ("https://a.example/r", Answer::ok(b"User-agent: *\nDisallow: /\n")),
-            ("http://b.example/robots.txt", Answer::redirect(301, "http://c.example/gone")),
+            (
+                "https://a.example/r",
+                Answer::ok(b"User-agent: *\nDisallow: /\n"),
+            ),
+            (
+                "http://b.example/robots.txt",
+                Answer::redirect(301, "http://c.example/gone"),
+            ),
             ("http://a.example/robots.txt", Answer::status(404)),
         ]);
         let s = sort(&i);
@@ -132,6 +159,9 @@ mod tests {
         assert_eq!(s.skipped.get("duplicate"), Some(&1));
         assert_eq!(s.sites[0].scenario.routes.len(), 3);
         assert_eq!(s.sites[0].unresolved, None);
-        assert_eq!(s.sites[2].unresolved.as_deref(), Some("http://c.example/gone"));
+        assert_eq!(
+            s.sites[2].unresolved.as_deref(),
+            Some("http://c.example/gone")
+        );
     }
 }

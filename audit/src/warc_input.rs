@@ -50,14 +50,22 @@ pub fn records(
         let mut record = match item {
             Ok(r) => r,
             Err(warc::Error::MissingHeader(h)) => {
-                input.bad("bad-warc-header", format!("missing WARC header {h}"));
+                input.bad(
+                    "bad-warc-header",
+                    format!("missing WARC header {h}"),
+                );
                 continue;
             }
             Err(warc::Error::MalformedHeader(h, why)) => {
-                input.bad("bad-warc-header", format!("malformed WARC header {h}: {why}"));
+                input.bad(
+                    "bad-warc-header",
+                    format!("malformed WARC header {h}: {why}"),
+                );
                 continue;
             }
-            Err(warc::Error::ReadData(e)) => return input.stop(read_error, e.to_string()),
+            Err(warc::Error::ReadData(e)) => {
+                return input.stop(read_error, e.to_string());
+            }
             Err(warc::Error::UnexpectedEOB) => {
                 return input.stop(cut, "the stream ends inside a record");
             }
@@ -67,15 +75,23 @@ pub fn records(
             input.skip(record.warc_type().to_string());
             continue;
         }
-        let Some(url) = record.header(WarcHeader::TargetURI).map(|u| u.into_owned()) else {
-            input.bad("bad-warc-header", "a response record without WARC-Target-URI");
+        let Some(url) =
+            record.header(WarcHeader::TargetURI).map(|u| u.into_owned())
+        else {
+            input.bad(
+                "bad-warc-header",
+                "a response record without WARC-Target-URI",
+            );
             continue;
         };
         let length = record.content_length();
         if length > limits.max_body as u64 + HEAD_ALLOWANCE {
             input.bad(
                 "body-over-limit",
-                format!("{url}: a {length}-byte record, over the {}-byte limit", limits.max_body),
+                format!(
+                    "{url}: a {length}-byte record, over the {}-byte limit",
+                    limits.max_body
+                ),
             );
             continue;
         }
@@ -86,7 +102,10 @@ pub fn records(
         if (bytes.len() as u64) < length {
             return input.stop(
                 cut,
-                format!("{url}: the record has {} of its {length} bytes", bytes.len()),
+                format!(
+                    "{url}: the record has {} of its {length} bytes",
+                    bytes.len()
+                ),
             );
         }
         match http::parse(&bytes) {
@@ -96,13 +115,19 @@ pub fn records(
                 {
                     input.bad(
                         "body-over-limit",
-                        format!("{url}: a {}-byte body, over the {}-byte limit", r.body.len(), limits.max_body),
+                        format!(
+                            "{url}: a {}-byte body, over the {}-byte limit",
+                            r.body.len(),
+                            limits.max_body
+                        ),
                     );
                     continue;
                 }
                 input.capture(url, answer);
             }
-            Err(http::NotHttp(why)) => input.bad("not-http", format!("{url}: {why}")),
+            Err(http::NotHttp(why)) => {
+                input.bad("not-http", format!("{url}: {why}"))
+            }
         }
     }
     input

@@ -37,44 +37,106 @@ fn inputs(dir: &Path) -> Vec<String> {
         n += 1;
     };
     add("warcinfo", "", b"software: test\r\n");
-    add("request", "http://a.example/robots.txt", b"GET /robots.txt HTTP/1.1\r\n\r\n");
+    add(
+        "request",
+        "http://a.example/robots.txt",
+        b"GET /robots.txt HTTP/1.1\r\n\r\n",
+    );
     add(
         "response",
         "http://a.example/robots.txt",
-        &ok("User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private\n"),
+        &ok(
+            "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private\n",
+        ),
     );
-    add("response", "http://b.example/robots.txt", &http_response(404, &[], b"not here"));
-    add("response", "http://c.example/robots.txt", &http_response(500, &[], b""));
-    add("response", "http://d.example/robots.txt", &http_response(503, &[], b""));
+    add(
+        "response",
+        "http://b.example/robots.txt",
+        &http_response(404, &[], b"not here"),
+    );
+    add(
+        "response",
+        "http://c.example/robots.txt",
+        &http_response(500, &[], b""),
+    );
+    add(
+        "response",
+        "http://d.example/robots.txt",
+        &http_response(503, &[], b""),
+    );
     add(
         "response",
         "http://e.example/robots.txt",
-        &http_response(301, &[("Location", "https://e.example/robots.txt")], b""),
+        &http_response(
+            301,
+            &[("Location", "https://e.example/robots.txt")],
+            b"",
+        ),
     );
-    add("response", "https://e.example/robots.txt", &http_response(302, &[("Location", "/r")], b""));
-    add("response", "https://e.example/r", &ok("User-agent: *\nDisallow: /\n"));
+    add(
+        "response",
+        "https://e.example/robots.txt",
+        &http_response(302, &[("Location", "/r")], b""),
+    );
+    add(
+        "response",
+        "https://e.example/r",
+        &ok("User-agent: *\nDisallow: /\n"),
+    );
     add("response", "http://f.example/robots.txt", &ok(&"#".repeat(200_000)));
-    add("response", "http://g.example/robots.txt", b"this is no HTTP response");
+    add(
+        "response",
+        "http://g.example/robots.txt",
+        b"this is no HTTP response",
+    );
     add(
         "response",
         "http://h.example/robots.txt",
-        &http_response(200, &[("Content-Length", "999")], b"User-agent: *\nAllow: /\n"),
+        &http_response(
+            200,
+            &[("Content-Length", "999")],
+            b"User-agent: *\nAllow: /\n",
+        ),
     );
     add(
         "response",
         "http://j.example/robots.txt",
-        &http_response(301, &[("Location", "http://elsewhere.example/robots.txt")], b""),
+        &http_response(
+            301,
+            &[("Location", "http://elsewhere.example/robots.txt")],
+            b"",
+        ),
     );
     // A record that claims more bytes than the file holds.
-    let mut cut = record("response", "http://k.example/robots.txt", 99, &ok("User-agent: *\nDisallow: /\n"));
+    let mut cut = record(
+        "response",
+        "http://k.example/robots.txt",
+        99,
+        &ok("User-agent: *\nDisallow: /\n"),
+    );
     cut.truncate(cut.len() - 30);
     a.extend(gzip(&cut));
 
-    let mut b = gzip(&record("response", "http://l.example/robots.txt", 0, &http_response(404, &[], b"")));
-    let second = gzip(&record("response", "http://m.example/robots.txt", 1, &ok("User-agent: *\nDisallow: /\n")));
+    let mut b = gzip(&record(
+        "response",
+        "http://l.example/robots.txt",
+        0,
+        &http_response(404, &[], b""),
+    ));
+    let second = gzip(&record(
+        "response",
+        "http://m.example/robots.txt",
+        1,
+        &ok("User-agent: *\nDisallow: /\n"),
+    ));
     b.extend_from_slice(&second[..second.len() - 25]);
 
-    let c = record("response", "http://n.example/robots.txt", 0, &ok("User-agent: *\nAllow: /\n"));
+    let c = record(
+        "response",
+        "http://n.example/robots.txt",
+        0,
+        &ok("User-agent: *\nAllow: /\n"),
+    );
 
     let paths = [("a.warc.gz", a), ("b.warc.gz", b), ("c.warc", c)];
     paths
@@ -136,10 +198,16 @@ fn every_count_adds_up_and_verdicts_follow_the_fetch_model() {
     assert_eq!(c.hosts_audited, 9);
     assert_eq!(c.errors, 4);
     assert_eq!(c.errors, c.bad_records + c.inputs_stopped);
-    let kinds: Vec<(&str, usize)> = c.errors_by_kind.iter().map(|(k, n)| (k.as_str(), *n)).collect();
+    let kinds: Vec<(&str, usize)> =
+        c.errors_by_kind.iter().map(|(k, n)| (k.as_str(), *n)).collect();
     assert_eq!(
         kinds,
-        [("body-over-limit", 1), ("not-http", 1), ("truncated-gzip", 1), ("truncated-record", 1)],
+        [
+            ("body-over-limit", 1),
+            ("not-http", 1),
+            ("truncated-gzip", 1),
+            ("truncated-record", 1)
+        ],
         "{c:?}"
     );
     // Under both profiles: a, e (http and https), n parse; b, l allow all;
@@ -172,7 +240,11 @@ fn every_count_adds_up_and_verdicts_follow_the_fetch_model() {
     let html = std::fs::read_to_string(out.join("audit.html")).unwrap();
     assert!(html.contains("<svg") && html.contains("GPTBot"));
     let rows = std::fs::read_to_string(out.join("rows.jsonl")).unwrap();
-    assert_eq!(rows.lines().count(), 3 + 10 + 4, "an input row each, a host row each, an error row each");
+    assert_eq!(
+        rows.lines().count(),
+        3 + 10 + 4,
+        "an input row each, a host row each, an error row each"
+    );
 }
 
 #[test]
@@ -182,7 +254,15 @@ fn shards_merged_equal_one_run_and_a_finished_shard_is_skipped() {
     let one = dir.path().join("one");
     let sharded = dir.path().join("sharded");
     let merged = dir.path().join("merged");
-    let common = ["--agents", AGENTS, "--adapters", "none", "--max-body", "100000", "--no-progress"];
+    let common = [
+        "--agents",
+        AGENTS,
+        "--adapters",
+        "none",
+        "--max-body",
+        "100000",
+        "--no-progress",
+    ];
     let mut argv: Vec<&str> = paths.iter().map(String::as_str).collect();
     argv.extend(["--out", one.to_str().unwrap()]);
     argv.extend(common);
@@ -194,10 +274,17 @@ fn shards_merged_equal_one_run_and_a_finished_shard_is_skipped() {
         argv.extend(common);
         let Outcome::Audited(s) = run(&argv) else { panic!("not an audit") };
         assert!(!s.skipped);
-        let Outcome::Audited(again) = run(&argv) else { panic!("not an audit") };
+        let Outcome::Audited(again) = run(&argv) else {
+            panic!("not an audit")
+        };
         assert!(again.skipped, "a rerun skips the finished shard {shard}");
     }
-    run(&["merge", sharded.to_str().unwrap(), "--out", merged.to_str().unwrap()]);
+    run(&[
+        "merge",
+        sharded.to_str().unwrap(),
+        "--out",
+        merged.to_str().unwrap(),
+    ]);
     for f in ["rows.jsonl", "audit.json", "audit.md", "audit.html"] {
         let a = std::fs::read(one.join(f)).unwrap();
         let b = std::fs::read(merged.join(f)).unwrap();
@@ -205,6 +292,11 @@ fn shards_merged_equal_one_run_and_a_finished_shard_is_skipped() {
     }
     // A missing shard is refused.
     std::fs::remove_dir_all(sharded.join("shard-1-of-3")).unwrap();
-    let err = robots_audit::run(args(&["merge", sharded.to_str().unwrap(), "--out", merged.to_str().unwrap()]));
+    let err = robots_audit::run(args(&[
+        "merge",
+        sharded.to_str().unwrap(),
+        "--out",
+        merged.to_str().unwrap(),
+    ]));
     assert!(err.unwrap_err().to_string().contains("shards missing: 1 of 3"));
 }

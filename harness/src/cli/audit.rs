@@ -10,7 +10,8 @@ pub use robots_audit::Args;
 pub fn run(args: Args) -> anyhow::Result<i32> {
     match robots_audit::run(args)? {
         Outcome::Audited(s) if s.skipped => {
-            let out = s.out.map(|o| o.display().to_string()).unwrap_or_default();
+            let out =
+                s.out.map(|o| o.display().to_string()).unwrap_or_default();
             eprintln!("{out}: this shard already finished; skipped");
         }
         Outcome::Audited(s) => {
@@ -38,7 +39,12 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         }
         Outcome::Merged { out, audit } => {
             let c = &audit.counts;
-            eprintln!("merged {} inputs, {} hosts → {}", c.inputs, c.hosts, out.display());
+            eprintln!(
+                "merged {} inputs, {} hosts → {}",
+                c.inputs,
+                c.hosts,
+                out.display()
+            );
         }
         Outcome::MadeWarc { files, records } => {
             for f in &files {
