@@ -14,13 +14,15 @@ use serde::Deserialize;
 use crate::capture::Input;
 use crate::input::Limits;
 
-/// The robots.txt URL of a host named `name` (a name that is already a
-/// URL is kept).
+/// The robots.txt URL of a host named `name`: its last `/`-separated
+/// component is the host (a name that is already a URL is kept).
 pub fn url_for(name: &str) -> String {
     if name.contains("://") {
         name.to_string()
     } else {
-        format!("http://{}/robots.txt", name.trim_end_matches('/'))
+        let host =
+            name.trim_end_matches('/').rsplit('/').next().unwrap_or(name);
+        format!("http://{host}/robots.txt")
     }
 }
 
@@ -206,4 +208,63 @@ pub fn json_lines(path: &Path, limits: Limits) -> Input {
         }
     }
     input
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capture::Event;
+
+    const LIMITS: Limits = Limits { max_body: 16 };
+
+    fn summary(i: &Input) -> Vec<String> {
+        i.events
+            .iter()
+            .map(|e| match e {
+                Event::Capture { url, .. } => format!("capture {url}"),
+                Event::Skipped { kind, .. } => format!("skipped {kind}"),
+                Event::Bad { kind, .. } => format!("bad {kind}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn json_lines_count_bad_lines_and_big_bodies() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("in.jsonl");
+        std::fs::write(
+            &p,
+            "{\"host\": \"a.example\", \"body\": \"Disallow: /\"}\n\nnot json\n\
+             {\"url\": \"https://b.example/robots.txt\", \"status\": 404}\n\
+             {\"host\": \"c.example\", \"body\": \"01234567890123456789\"}\n{}\n",
+        )
+        .unwrap();
+        assert_eq!(
+            summary(&json_lines(&p, LIMITS)),
+            [
+                "capture http://a.example/robots.txt",
+                "bad bad-json-line",
+                "capture https://b.example/robots.txt",
+                "bad body-over-limit",
+                "bad bad-json-line",
+            ]
+        );
+    }
+
+    #[test]
+    fn folders_are_read_in_name_order() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        std::fs::write(dir.path().join("b.example"), "User-agent: *").unwrap();
+        std::fs::write(dir.path().join("sub/a.example"), "").unwrap();
+        std::fs::write(dir.path().join("big.example"), [b'#'; 17]).unwrap();
+        assert_eq!(
+            summary(&folder(dir.path(), LIMITS)),
+            [
+                "capture http://b.example/robots.txt",
+                "bad body-over-limit",
+                "capture http://a.example/robots.txt",
+            ]
+        );
+    }
 }

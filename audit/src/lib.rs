@@ -47,7 +47,7 @@ pub use error::Error;
 #[derive(Debug)]
 pub enum Outcome {
     /// An audit ran (or its shard was already finished).
-    Audited(run::Summary),
+    Audited(Box<run::Summary>),
     /// Shards were merged into this folder.
     Merged {
         /// The folder.
@@ -78,7 +78,8 @@ pub fn run(args: Args) -> Result<Outcome, Error> {
         }
         None => {
             let stdin = std::io::stdin();
-            run::audit(&args, stdin.lock()).map(Outcome::Audited)
+            run::audit(&args, stdin.lock())
+                .map(|s| Outcome::Audited(Box::new(s)))
         }
     }
 }
