@@ -7,9 +7,22 @@
 
 use robots_adapters::Adapter;
 use robots_adapters::reference::Reference;
+use std::time::Duration;
+
+use robots_adapters::process::Limits;
 use robots_adapters::registry::{self, Host, Kind, Status};
 
 use crate::error::Error;
+
+/// How long one request may take before the parser's answer counts as
+/// unanswered. Far above any real file's cost (the parse limit bounds
+/// the work), so that the verdicts do not depend on the machine's load:
+/// one run and its shards, or its Spark twin, must agree.
+pub const DEADLINE: Duration = Duration::from_secs(30);
+
+fn limits() -> Limits {
+    Limits { base: DEADLINE, ..Limits::default() }
+}
 
 /// The oracle's profiles, in column order.
 pub const PROFILES: [&str; 2] = ["rfc9309", "google"];
@@ -105,8 +118,12 @@ impl Selection {
             .iter()
             .filter_map(|(name, base)| {
                 let entry = registry::find(name)?;
-                let adapter =
-                    registry::open(&entry, Default::default(), &Host::Thread);
+                let adapter = match entry.kind {
+                    Kind::InProcess => {
+                        registry::open_in_process(name, DEADLINE)
+                    }
+                    _ => registry::open(&entry, limits(), &Host::Thread),
+                };
                 Some(Member { name: name.clone(), base, adapter })
             })
             .collect();
