@@ -10,7 +10,9 @@ use std::sync::Arc;
 use robots_oracle::fetch::{self as model, Access, FetchProfile, access};
 use robots_oracle::{Profile, RobotsTxt};
 
-use crate::scenario::{Answer, NetworkError, Scenario};
+use crate::scenario::{
+    Answer, Cached, NetworkError, Response, Route, Scenario,
+};
 use crate::{Adapter, Capabilities, Explanation, Info, Reply, Request};
 
 /// The oracle under one profile. Keeps the last parsed body, so a batch
@@ -148,6 +150,55 @@ fn to_model(s: &Scenario) -> model::Scenario {
         }),
         unreachable_for: s.unreachable_for,
         site_available: s.site_available,
+    }
+}
+
+/// The oracle's scenario as the protocol spells it, field for field: the
+/// way back for a job that builds its scenarios with the oracle's fetch
+/// model (the audit assembles redirect chains from captured records) and
+/// then asks adapters about them.
+pub fn scenario_from_model(s: &model::Scenario) -> Scenario {
+    Scenario {
+        start: s.start.clone(),
+        routes: s
+            .routes
+            .iter()
+            .map(|r| Route {
+                url: r.url.clone(),
+                answer: answer_from_model(&r.answer),
+            })
+            .collect(),
+        cached: s.cached.as_ref().map(|c| Cached {
+            body: c.body.clone(),
+            age: c.age,
+            cache_control: c.cache_control.clone(),
+        }),
+        unreachable_for: s.unreachable_for,
+        site_available: s.site_available,
+    }
+}
+
+fn answer_from_model(a: &model::Answer) -> Answer {
+    match a {
+        model::Answer::Response(r) => Answer::Response(Response {
+            status: r.status,
+            headers: r.headers.clone(),
+            body: r.body.clone(),
+            delay_ms: r.delay_ms,
+        }),
+        model::Answer::Network(e) => Answer::Network(match e {
+            model::NetworkError::Dns => NetworkError::Dns,
+            model::NetworkError::Refused => NetworkError::Refused,
+            model::NetworkError::Timeout => NetworkError::Timeout,
+            model::NetworkError::Dropped => NetworkError::Dropped,
+            model::NetworkError::Truncated => NetworkError::Truncated,
+            model::NetworkError::BadChunking => NetworkError::BadChunking,
+            // The model's error list is non-exhaustive; a failure the
+            // protocol cannot name yet is still a failed fetch.
+            model::NetworkError::InvalidResponse | _ => {
+                NetworkError::InvalidResponse
+            }
+        }),
     }
 }
 

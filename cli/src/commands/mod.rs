@@ -6,6 +6,7 @@
 //! through `robots-adapters`.
 
 mod adapters;
+mod audit;
 mod bench;
 mod certify;
 mod check;
@@ -53,6 +54,8 @@ enum Command {
     Diff(diff::Args),
     /// Move fuzz findings into spec-cases/ after they validate.
     Promote(diff::PromoteArgs),
+    /// Audit robots.txt captures (WARC, corpora) with the oracle and other parsers.
+    Audit(audit::Args),
 }
 
 /// Where the cases are: `--cases DIR`, else the default (see
@@ -103,5 +106,6 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Bench(a) => bench::run(a),
         Command::Diff(a) => diff::run(a),
         Command::Promote(a) => diff::promote(a),
+        Command::Audit(a) => audit::run(a),
     }
 }

@@ -1,0 +1,220 @@
+//! One host's row: the fetch outcome under each profile's fetch model,
+//! the probes, then every parser's verdict for every agent and probe,
+//! and where each adapter departs from the oracle, classified by the
+//! oracle's profile switches (`robots_oracle::classify`). Knows the fetch
+//! model and the panel; never decides a verdict itself.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use robots_adapters::{Reply, Request, Verdict};
+use robots_oracle::Profile;
+use robots_oracle::fetch::{Access, Answer, FetchProfile, Policy, access};
+
+use crate::panel::{PROFILES, Panel};
+use crate::row::{Departure, FetchRow, HostRow};
+use crate::site::Site;
+
+/// What the judging of a host needs besides the host.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The agents' product tokens.
+    pub agents: Vec<String>,
+    /// Probes per host at most.
+    pub probes: usize,
+    /// Departures classified per host and adapter at most.
+    pub classify_max: usize,
+}
+
+fn letter(reply: &Reply) -> char {
+    match reply {
+        Reply::Verdict { verdict: Verdict::Allowed, .. } => 'a',
+        Reply::Verdict { verdict: Verdict::Disallowed, .. } => 'd',
+        _ => '?',
+    }
+}
+
+/// Whether the oracle's explanation shows a group naming the agent.
+fn names_agent(reply: &Reply) -> bool {
+    let Reply::Verdict { explanation: Some(e), .. } = reply else {
+        return false;
+    };
+    let rules = &e.json["rules"];
+    rules["global"] == serde_json::Value::Bool(false)
+        && rules["groups"].as_array().is_some_and(|g| !g.is_empty())
+}
+
+/// The row for `site` (whose record is `input`'s number `site.n`).
+pub fn judge(
+    input: &str,
+    site: &Site,
+    panel: &mut Panel,
+    plan: &Plan,
+) -> HostRow {
+    let first = site
+        .scenario
+        .routes
+        .first()
+        .map(|r| r.answer.describe())
+        .unwrap_or_default();
+    let mut row = HostRow {
+        input: input.to_string(),
+        n: site.n,
+        url: site.url.clone(),
+        answer: first,
+        status: None,
+        redirects: 0,
+        size: 0,
+        cut: false,
+        unresolved: site.unresolved.clone(),
+        fetch: BTreeMap::new(),
+        probes: Vec::new(),
+        named: BTreeMap::new(),
+        verdicts: BTreeMap::new(),
+        departures: BTreeMap::new(),
+    };
+    let fetched = site.scenario.fetch(FetchProfile::rfc9309().max_redirects);
+    row.redirects = fetched.redirects();
+    if let Some(Answer::Response(r)) = fetched.last() {
+        row.status = Some(r.status);
+        row.size = r.body.len();
+    }
+    if site.unresolved.is_some() {
+        return row;
+    }
+    let accesses: Vec<Access> = PROFILES
+        .iter()
+        .map(|p| {
+            access(
+                &site.scenario,
+                &FetchProfile::by_name(p).unwrap_or_default(),
+            )
+        })
+        .collect();
+    for (p, a) in PROFILES.iter().zip(&accesses) {
+        row.fetch.insert(
+            p.to_string(),
+            FetchRow {
+                policy: a.policy.as_str().into(),
+                clause: a.clause.into(),
+            },
+        );
+    }
+    row.cut = accesses.iter().any(|a| a.cut_from.is_some());
+    let body_for_probes = accesses
+        .iter()
+        .find(|a| a.policy == Policy::ParseBody)
+        .and_then(|a| a.body.as_deref());
+    row.probes = crate::probe::probes(body_for_probes, plan.probes);
+
+    let protocol_scenario = Arc::new(
+        robots_adapters::reference::scenario_from_model(&site.scenario),
+    );
+    let mut oracle_letters: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for (i, p) in PROFILES.iter().enumerate() {
+        let requests: Vec<Request> = plan
+            .agents
+            .iter()
+            .flat_map(|agent| {
+                row.probes.iter().map(|url| Request::Fetch {
+                    scenario: protocol_scenario.clone(),
+                    agent: agent.clone(),
+                    url: url.clone(),
+                    live: None,
+                })
+            })
+            .collect();
+        let replies = panel.oracle[i].answer_batch(&requests);
+        let k = row.probes.len();
+        let mut named = Vec::new();
+        let mut letters = Vec::new();
+        let mut per_agent = BTreeMap::new();
+        for (j, agent) in plan.agents.iter().enumerate() {
+            let chunk = &replies[j * k..(j + 1) * k];
+            if chunk.first().is_some_and(names_agent) {
+                named.push(agent.clone());
+            }
+            let s: String = chunk.iter().map(letter).collect();
+            letters.push(s.clone());
+            per_agent.insert(agent.clone(), s);
+        }
+        row.named.insert(p.to_string(), named);
+        row.verdicts.insert(p.to_string(), per_agent);
+        oracle_letters.insert(p, letters);
+    }
+
+    for m in &mut panel.members {
+        let a =
+            &accesses[PROFILES.iter().position(|p| *p == m.base).unwrap_or(0)];
+        let k = row.probes.len();
+        let letters: Vec<String> = match a.policy {
+            Policy::ParseBody => {
+                let body: Arc<[u8]> =
+                    a.body.clone().unwrap_or_else(|| Arc::from(&b""[..]));
+                let requests: Vec<Request> = plan
+                    .agents
+                    .iter()
+                    .flat_map(|agent| {
+                        row.probes.iter().map(|url| Request::Decide {
+                            robots: body.clone(),
+                            agent: agent.clone(),
+                            url: url.clone(),
+                        })
+                    })
+                    .collect();
+                let replies = m.adapter.answer_batch(&requests);
+                let mut replies = replies.iter().map(letter);
+                (0..plan.agents.len())
+                    .map(|_| replies.by_ref().take(k).collect())
+                    .collect()
+            }
+            Policy::AllowAll => vec!["a".repeat(k); plan.agents.len()],
+            Policy::DisallowAll => vec!["d".repeat(k); plan.agents.len()],
+            Policy::UseCache => vec!["?".repeat(k); plan.agents.len()],
+        };
+        let theirs_oracle = &oracle_letters[m.base];
+        let profile =
+            Profile::by_name(m.base).unwrap_or_else(Profile::rfc9309);
+        let mut dep = Departure::default();
+        for (j, agent) in plan.agents.iter().enumerate() {
+            for (q, (mine, want)) in
+                letters[j].chars().zip(theirs_oracle[j].chars()).enumerate()
+            {
+                if mine == '?' || want == '?' {
+                    dep.unanswered += 1;
+                    continue;
+                }
+                dep.compared += 1;
+                if mine == want {
+                    continue;
+                }
+                dep.departing += 1;
+                let axis = if dep.departing > plan.classify_max {
+                    "not-classified".to_string()
+                } else {
+                    let theirs = if mine == 'a' {
+                        robots_oracle::Verdict::Allowed
+                    } else {
+                        robots_oracle::Verdict::Disallowed
+                    };
+                    let body = a.body.as_deref().unwrap_or_default();
+                    robots_oracle::classify(
+                        body,
+                        agent,
+                        &row.probes[q],
+                        &profile,
+                        theirs,
+                    )
+                    .axis()
+                };
+                *dep.axes.entry(axis).or_default() += 1;
+            }
+        }
+        row.verdicts.insert(
+            m.name.clone(),
+            plan.agents.iter().cloned().zip(letters).collect(),
+        );
+        row.departures.insert(m.name.clone(), dep);
+    }
+    row
+}

@@ -1,0 +1,85 @@
+//! Auditing robots.txt at web scale: what the web's robots.txt files say
+//! to each crawler, measured with the oracle (both profiles) and with
+//! other parsers side by side.
+//!
+//! Inputs are WARC / WARC.gz files of robots.txt fetches (Common Crawl
+//! publishes its robots.txt captures so), or the `.tar.gz`, folder and
+//! JSON-lines corpus forms ([`input`]). Per host ([`site`]): the fetch
+//! outcome under the oracle's fetch model (status → parse-body /
+//! allow-all / disallow-all, redirects, size), then for each agent and
+//! probe URL ([`probe`]) the verdict of every parser ([`panel`],
+//! [`judge`]). Output ([`run`]): per-host rows as JSON lines ([`row`]),
+//! `audit.json` aggregates ([`aggregate`]), `audit.md` and `audit.html`
+//! ([`render`]). `--shard I/N` and [`merge`] split and recombine a run;
+//! `--out -` streams rows to stdout for `audit/spark/audit_job.py`.
+//!
+//! This crate never decides a verdict itself (the parsers do, through
+//! the `Adapter` trait) and never stops on bad input: an unreadable
+//! file, a truncated stream, a record that is not HTTP or a body over the
+//! limit is a counted error row.
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod aggregate;
+pub mod args;
+pub mod capture;
+pub mod corpus_input;
+pub mod error;
+pub mod http;
+pub mod input;
+pub mod judge;
+pub mod merge;
+pub mod output;
+pub mod panel;
+pub mod probe;
+pub mod render;
+pub mod row;
+pub mod run;
+pub mod site;
+pub mod warc_input;
+pub mod warc_out;
+
+pub use args::{Args, Command};
+pub use error::Error;
+
+/// What `run` did.
+#[derive(Debug)]
+pub enum Outcome {
+    /// An audit ran (or its shard was already finished).
+    Audited(Box<run::Summary>),
+    /// Shards were merged into this folder.
+    Merged {
+        /// The folder.
+        out: std::path::PathBuf,
+        /// The merged aggregates.
+        audit: Box<aggregate::Audit>,
+    },
+    /// `make-warc` wrote these files with this many records.
+    MadeWarc {
+        /// The files.
+        files: Vec<std::path::PathBuf>,
+        /// Records written.
+        records: usize,
+    },
+}
+
+/// Runs the `audit` command line; `-` among the inputs reads paths from
+/// the process's standard input.
+pub fn run(args: Args) -> Result<Outcome, Error> {
+    match &args.command {
+        Some(Command::Merge(m)) => {
+            let audit = merge::merge(&m.dirs, &m.out)?;
+            Ok(Outcome::Merged { out: m.out.clone(), audit: Box::new(audit) })
+        }
+        Some(Command::MakeWarc(m)) => {
+            let (files, records) = warc_out::make(&m.corpus, &m.out, m.split)?;
+            Ok(Outcome::MadeWarc { files, records })
+        }
+        None => {
+            let stdin = std::io::stdin();
+            run::audit(&args, stdin.lock())
+                .map(|s| Outcome::Audited(Box::new(s)))
+        }
+    }
+}
