@@ -21,8 +21,10 @@
 #![deny(missing_docs)]
 
 pub mod command;
+pub mod group;
 pub mod isolate;
 pub mod manifest;
+pub mod pipes;
 pub mod process;
 pub mod reference;
 pub mod registry;
