@@ -38,12 +38,17 @@ pub enum Line {
     Closed,
 }
 
-/// Reads the next line of at most `max` bytes. `Ok(None)` at end of
-/// input, `Err(())` for a longer line (its first `max` bytes consumed).
-fn next_line<R: BufRead>(
+/// A line longer than the limit (what of it was read is consumed; the
+/// rest is not: see [`skip_line`]).
+#[derive(Debug, PartialEq, Eq)]
+pub struct TooLong;
+
+/// Reads the next line of at most `max` bytes, without its line end.
+/// `Ok(None)` at end of input (a last line without newline is a line).
+pub fn next_line<R: BufRead>(
     r: &mut R,
     max: usize,
-) -> std::io::Result<Option<Result<Vec<u8>, ()>>> {
+) -> std::io::Result<Option<Result<Vec<u8>, TooLong>>> {
     let mut line = Vec::new();
     loop {
         let buf = match r.fill_buf() {
@@ -59,7 +64,7 @@ fn next_line<R: BufRead>(
             None => (buf.len(), false),
         };
         if line.len() + take > max {
-            return Ok(Some(Err(())));
+            return Ok(Some(Err(TooLong)));
         }
         line.extend_from_slice(&buf[..take]);
         r.consume(take + usize::from(done));
@@ -68,6 +73,31 @@ fn next_line<R: BufRead>(
                 line.pop();
             }
             return Ok(Some(Ok(line)));
+        }
+    }
+}
+
+/// Consumes input up to and including the next newline, in bounded
+/// memory (what is left of a [`TooLong`] line).
+pub fn skip_line<R: BufRead>(r: &mut R) -> std::io::Result<()> {
+    loop {
+        let buf = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(());
+        }
+        match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                r.consume(i + 1);
+                return Ok(());
+            }
+            None => {
+                let n = buf.len();
+                r.consume(n);
+            }
         }
     }
 }
@@ -82,7 +112,7 @@ pub fn read_lines(stdout: impl Read, max: usize, tx: &SyncSender<Line>) {
             Ok(Some(Ok(bytes))) => {
                 Line::Text(String::from_utf8_lossy(&bytes).into_owned())
             }
-            Ok(Some(Err(()))) => Line::TooLong,
+            Ok(Some(Err(TooLong))) => Line::TooLong,
             Ok(None) | Err(_) => Line::Closed,
         };
         let last = !matches!(next, Line::Text(_));
@@ -178,6 +208,15 @@ mod tests {
         );
         let flood = vec![b'x'; 1 << 20];
         assert_eq!(lines(&flood, 1000), vec![Line::TooLong]);
+    }
+
+    #[test]
+    fn the_rest_of_a_long_line_can_be_skipped() {
+        let mut r = BufReader::with_capacity(4, &b"0123456789\nok\n"[..]);
+        assert_eq!(next_line(&mut r, 5).unwrap(), Some(Err(TooLong)));
+        skip_line(&mut r).unwrap();
+        assert_eq!(next_line(&mut r, 5).unwrap(), Some(Ok(b"ok".to_vec())));
+        assert_eq!(next_line(&mut r, 5).unwrap(), None);
     }
 
     #[test]
