@@ -20,6 +20,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod breaker;
 pub mod command;
 pub mod group;
 pub mod isolate;

@@ -18,7 +18,7 @@
 //! line longer than [`MAX_LINE`] is a protocol error, only a short stderr
 //! tail is kept, and every message in a reply is capped. Each process
 //! leads its own process group, and the group is what gets killed
-//! ([`crate::group`]). After [`MAX_FAILED_STARTS`] starts in a row that
+//! ([`crate::group`]). After [`crate::breaker::MAX_FAILED_STARTS`] starts in a row that
 //! fail, the adapter is unavailable for the rest of the run: its
 //! remaining requests are answered at once, without another start.
 
@@ -33,6 +33,7 @@ use std::sync::mpsc::{
 use std::thread;
 use std::time::Duration;
 
+use crate::breaker::Breaker;
 use crate::group::{self, spawn_in_group, wait_exit};
 use crate::pipes::{self, Line, MAX_LINE, Tail};
 use crate::wire::{self, Call, Hello};
@@ -72,10 +73,6 @@ pub enum StartError {
     #[error("hello answer longer than {MAX_LINE} bytes")]
     HugeHello,
 }
-
-/// Failed starts in a row after which an adapter is unavailable for the
-/// rest of the run.
-pub const MAX_FAILED_STARTS: usize = 3;
 
 /// Lines read ahead of the caller (each at most [`MAX_LINE`]).
 const LINES_AHEAD: usize = 4;
@@ -186,11 +183,8 @@ pub struct Process {
     next_id: u64,
     /// How many times the process was (re)started.
     pub starts: usize,
-    /// Starts in a row that failed.
-    failed_starts: usize,
-    /// Why the adapter is unavailable for the rest of the run, once
-    /// [`MAX_FAILED_STARTS`] starts in a row failed.
-    broken: Option<String>,
+    /// Failed starts, counted with the adapter's other instances.
+    breaker: Breaker,
 }
 
 impl Process {
@@ -204,9 +198,15 @@ impl Process {
             stderr_tail: Tail::default(),
             next_id: 1,
             starts: 0,
-            failed_starts: 0,
-            broken: None,
+            breaker: Breaker::default(),
         }
+    }
+
+    /// The same adapter counting failed starts with `breaker` (shared by
+    /// all instances of the adapter in a run).
+    pub fn sharing(mut self, breaker: Breaker) -> Process {
+        self.breaker = breaker;
+        self
     }
 
     fn stderr(&self) -> String {
@@ -451,23 +451,16 @@ impl Adapter for Process {
         // In flight: (id, wire, deadline length).
         let mut flight: VecDeque<(u64, Wire)> = VecDeque::new();
         while !pending.is_empty() || !flight.is_empty() {
-            if let Some(why) = &self.broken {
-                fail_all(&mut replies, &mut flight, &mut pending, why);
+            if let Some(why) = self.breaker.open() {
+                fail_all(&mut replies, &mut flight, &mut pending, &why);
                 break;
             }
             if self.running.is_none() {
                 match self.start() {
-                    Ok(()) => self.failed_starts = 0,
+                    Ok(()) => self.breaker.started(),
                     Err(e) => {
-                        self.failed_starts += 1;
                         let e = pipes::cap(e.to_string());
-                        if self.failed_starts >= MAX_FAILED_STARTS {
-                            self.broken = Some(format!(
-                                "unavailable for the rest of the run: \
-                                 {MAX_FAILED_STARTS} starts in a row \
-                                 failed; the last: {e}"
-                            ));
-                        }
+                        self.breaker.failed(&e);
                         fail_all(&mut replies, &mut flight, &mut pending, &e);
                         break;
                     }

@@ -364,10 +364,11 @@ fn an_adapter_that_never_starts_is_given_up_after_three_starts() {
     assert_ran(&run);
     let starts =
         std::fs::read_to_string(state.join("starts-nohello")).unwrap();
-    // Twenty batches, but three starts per instance (the matrix runs two
-    // instances of each adapter side by side): then it is unavailable.
+    // Twenty batches over two instances side by side, but three failed
+    // starts in all (plus one the other instance may have begun before the
+    // third failed): then the adapter is unavailable.
     let starts = starts.lines().count();
-    assert!((3..=6).contains(&starts), "{starts} starts");
+    assert!((3..=4).contains(&starts), "{starts} starts");
     let report = report(&out);
     for case in ["misbehave", "m1", "m5", "m19"] {
         for n in 1..=urls.len() {
