@@ -14,7 +14,8 @@
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, ErrorKind, Read};
 use std::sync::mpsc::SyncSender;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 
 /// The longest protocol line an adapter may write (bytes, newline
 /// excluded).
@@ -22,6 +23,10 @@ pub const MAX_LINE: usize = 16 << 20;
 
 /// How much of an adapter's stderr is kept (the last bytes).
 pub const STDERR_TAIL: usize = 4 << 10;
+
+/// How much of the stderr tail a message quotes (its end), leaving room
+/// within [`MAX_MESSAGE`] for what the message says about it.
+pub const QUOTED_TAIL: usize = 3 << 10;
 
 /// The longest message (crash, protocol error, adapter error) carried
 /// into a reply and thus into reports.
@@ -122,9 +127,16 @@ pub fn read_lines(stdout: impl Read, max: usize, tx: &SyncSender<Line>) {
     }
 }
 
+#[derive(Debug, Default)]
+struct Kept {
+    bytes: VecDeque<u8>,
+    /// stderr reached its end.
+    ended: bool,
+}
+
 /// The last bytes of a process's stderr, shared with its reader thread.
 #[derive(Clone, Debug, Default)]
-pub struct Tail(Arc<Mutex<VecDeque<u8>>>);
+pub struct Tail(Arc<(Mutex<Kept>, Condvar)>);
 
 impl Tail {
     /// Reads `stderr` to its end, keeping the last [`STDERR_TAIL`] bytes.
@@ -132,32 +144,55 @@ impl Tail {
         let mut chunk = [0u8; 8 << 10];
         loop {
             let n = match stderr.read(&mut chunk) {
-                Ok(0) => return,
+                Ok(0) => break,
                 Ok(n) => n,
                 Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-                Err(_) => return,
+                Err(_) => break,
             };
-            let Ok(mut t) = self.0.lock() else { return };
+            let Ok(mut t) = self.0.0.lock() else { return };
             let kept = &chunk[n.saturating_sub(STDERR_TAIL)..n];
-            t.extend(kept);
-            let over = t.len().saturating_sub(STDERR_TAIL);
-            t.drain(..over);
+            t.bytes.extend(kept);
+            let over = t.bytes.len().saturating_sub(STDERR_TAIL);
+            t.bytes.drain(..over);
         }
+        if let Ok(mut t) = self.0.0.lock() {
+            t.ended = true;
+        }
+        self.0.1.notify_all();
     }
 
-    /// The tail as one line: lossy UTF-8, lines joined by ` | `.
+    /// Waits up to `limit` for stderr to end (a process that died has
+    /// last words on their way), then [`Tail::text`].
+    pub fn last_words(&self, limit: Duration) -> String {
+        if let Ok(t) = self.0.0.lock() {
+            let _ = self.0.1.wait_timeout_while(t, limit, |t| !t.ended);
+        }
+        self.text()
+    }
+
+    /// The end of the tail as one line (at most [`QUOTED_TAIL`] bytes):
+    /// lossy UTF-8, lines joined by ` | `.
     pub fn text(&self) -> String {
         let bytes: Vec<u8> = self
             .0
+            .0
             .lock()
-            .map(|t| t.iter().copied().collect())
+            .map(|t| t.bytes.iter().copied().collect())
             .unwrap_or_default();
-        String::from_utf8_lossy(&bytes)
+        let text = String::from_utf8_lossy(&bytes)
             .lines()
             .map(str::trim)
             .filter(|l| !l.is_empty())
             .collect::<Vec<_>>()
-            .join(" | ")
+            .join(" | ");
+        if text.len() <= QUOTED_TAIL {
+            return text;
+        }
+        let mut start = text.len() - QUOTED_TAIL;
+        while !text.is_char_boundary(start) {
+            start += 1;
+        }
+        format!("…{}", &text[start..])
     }
 }
 
@@ -238,7 +273,7 @@ mod tests {
         input.extend_from_slice(b"\n\xff last words\n");
         tail.drain(&input[..]);
         let text = tail.text();
-        assert!(text.len() <= STDERR_TAIL + 8, "{}", text.len());
+        assert!(text.len() <= QUOTED_TAIL + 8, "{}", text.len());
         assert!(text.ends_with("\u{fffd} last words"), "{text}");
     }
 

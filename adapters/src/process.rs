@@ -210,7 +210,8 @@ impl Process {
     }
 
     fn stderr(&self) -> String {
-        let tail = self.stderr_tail.text();
+        // Asked once stdout closed: the process is exiting.
+        let tail = self.stderr_tail.last_words(Duration::from_millis(200));
         if tail.is_empty() {
             String::new()
         } else {

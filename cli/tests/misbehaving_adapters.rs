@@ -108,10 +108,10 @@ fn crashes_hangs_and_garbage_cost_only_their_own_checks() {
     );
     // Generous: a hang costs about two 2 s deadlines plus a kill grace.
     assert!(took < Duration::from_secs(60), "took {took:?}");
-    let report: serde_json::Value = serde_json::from_slice(
-        &std::fs::read(out.join("report.json")).unwrap(),
-    )
-    .unwrap();
+    let text = std::fs::read_to_string(out.join("report.json")).unwrap();
+    // A crash quotes what the process said last on stderr.
+    assert!(text.contains("last words: dying on /crash"));
+    let report: serde_json::Value = serde_json::from_str(&text).unwrap();
     let name = |n: usize| format!("t::misbehave::misbehave::{n}");
     for (adapter, bad, word) in [
         ("fake-crash", 2, "crash"),
@@ -204,6 +204,9 @@ fn megabytes_of_stderr_keep_every_answer_and_the_reports_small() {
     let run =
         matrix_of("fake-noisy", &cases, &["--out", out.to_str().unwrap()]);
     assert_ran(&run);
+    let text = std::fs::read_to_string(out.join("report.json")).unwrap();
+    // The crash quotes the end of stderr, not the megabytes before it.
+    assert!(text.contains("last words: dying on /crash"));
     let report = report(&out);
     for (n, want) in [(1, "pass"), (2, "crash"), (3, "pass"), (4, "pass")] {
         let name = format!("t::misbehave::misbehave::{n}");
