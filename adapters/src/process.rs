@@ -18,9 +18,10 @@
 //! line longer than [`MAX_LINE`] is a protocol error, only a short stderr
 //! tail is kept, and every message in a reply is capped. Each process
 //! leads its own process group, and the group is what gets killed
-//! ([`crate::group`]). After [`crate::breaker::MAX_FAILED_STARTS`] starts in a row that
-//! fail, the adapter is unavailable for the rest of the run: its
-//! remaining requests are answered at once, without another start.
+//! ([`crate::group`]). After [`crate::breaker::MAX_FAILED_STARTS`]
+//! starts in a row that fail, the adapter is unavailable for the rest of
+//! the run: its remaining requests are answered at once, without another
+//! start.
 
 use std::collections::VecDeque;
 use std::io::Write;
