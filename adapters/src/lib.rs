@@ -20,9 +20,12 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod breaker;
 pub mod command;
+pub mod group;
 pub mod isolate;
 pub mod manifest;
+pub mod pipes;
 pub mod process;
 pub mod reference;
 pub mod registry;

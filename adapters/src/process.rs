@@ -13,16 +13,30 @@
 //! URL), with a longer deadline that covers the adapter's own HTTP
 //! timeout. Adapters are started without proxy variables, so their HTTP
 //! clients only ever reach the loopback fixture.
+//!
+//! Hostile output costs bounded memory ([`crate::pipes`]): a protocol
+//! line longer than [`MAX_LINE`] is a protocol error, only a short stderr
+//! tail is kept, and every message in a reply is capped. Each process
+//! leads its own process group, and the group is what gets killed
+//! ([`crate::group`]). After [`crate::breaker::MAX_FAILED_STARTS`]
+//! starts in a row that fail, the adapter is unavailable for the rest of
+//! the run: its remaining requests are answered at once, without another
+//! start.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::mpsc::{
+    Receiver, RecvTimeoutError, Sender, channel, sync_channel,
+};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use crate::breaker::Breaker;
+use crate::group::{self, spawn_in_group, wait_exit};
+use crate::pipes::{self, Line, MAX_LINE, Tail};
 use crate::wire::{self, Call, Hello};
 use crate::{Adapter, Info, Reply, Request};
 
@@ -56,7 +70,13 @@ pub enum StartError {
     /// The answer to `hello` is not JSON.
     #[error("hello answer is not JSON: {0}")]
     BadHello(String),
+    /// The answer to `hello` is longer than [`MAX_LINE`].
+    #[error("hello answer longer than {MAX_LINE} bytes")]
+    HugeHello,
 }
+
+/// Lines read ahead of the caller (each at most [`MAX_LINE`]).
+const LINES_AHEAD: usize = 4;
 
 /// Deadlines and limits.
 #[derive(Clone, Copy, Debug)]
@@ -132,7 +152,7 @@ struct Running {
     /// Lines to write, handed to a writer thread: a write to a busy
     /// child blocks once the pipe is full, and must not block us.
     stdin: Sender<String>,
-    lines: Receiver<Option<String>>,
+    lines: Receiver<Line>,
 }
 
 /// Writes lines to the child's stdin until the channel or the pipe
@@ -159,13 +179,14 @@ pub struct Process {
     argv: Vec<String>,
     limits: Limits,
     running: Option<Running>,
-    stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    /// The stderr tail of the current (or last) process.
+    stderr_tail: Tail,
     next_id: u64,
     /// How many times the process was (re)started.
     pub starts: usize,
+    /// Failed starts, counted with the adapter's other instances.
+    breaker: Breaker,
 }
-
-const STDERR_LINES: usize = 12;
 
 impl Process {
     /// An adapter that runs `argv` (not started until first asked).
@@ -175,22 +196,27 @@ impl Process {
             argv,
             limits,
             running: None,
-            stderr_tail: Arc::default(),
+            stderr_tail: Tail::default(),
             next_id: 1,
             starts: 0,
+            breaker: Breaker::default(),
         }
     }
 
+    /// The same adapter counting failed starts with `breaker` (shared by
+    /// all instances of the adapter in a run).
+    pub fn sharing(mut self, breaker: Breaker) -> Process {
+        self.breaker = breaker;
+        self
+    }
+
     fn stderr(&self) -> String {
-        let tail = self
-            .stderr_tail
-            .lock()
-            .map(|t| t.iter().cloned().collect::<Vec<_>>());
-        let tail = tail.unwrap_or_default();
+        // Asked once stdout closed: the process is exiting.
+        let tail = self.stderr_tail.last_words(Duration::from_millis(200));
         if tail.is_empty() {
             String::new()
         } else {
-            format!("; stderr: {}", tail.join(" | "))
+            format!("; stderr: {tail}")
         }
     }
 
@@ -201,58 +227,44 @@ impl Process {
         for var in PROXY_VARS {
             command.env_remove(var);
         }
-        let mut child = command
+        command
             .env("NO_PROXY", "127.0.0.1,localhost")
             .env("no_proxy", "127.0.0.1,localhost")
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|source| StartError::Spawn {
-                program: program.clone(),
-                source,
-            })?;
+            .stderr(Stdio::piped());
+        let mut child = spawn_in_group(&mut command).map_err(|source| {
+            StartError::Spawn { program: program.clone(), source }
+        })?;
         self.starts += 1;
         let stdout =
             child.stdout.take().ok_or(StartError::NoPipe("stdout"))?;
         let stderr =
             child.stderr.take().ok_or(StartError::NoPipe("stderr"))?;
         let stdin = child.stdin.take().ok_or(StartError::NoPipe("stdin"))?;
-        let (tx, rx) = channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let line =
-                    line.unwrap_or_else(|e| format!("<unreadable line: {e}>"));
-                if tx.send(Some(line)).is_err() {
-                    return;
-                }
-            }
-            let _ = tx.send(None);
-        });
-        let tail = Arc::clone(&self.stderr_tail);
-        thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if let Ok(mut t) = tail.lock() {
-                    if t.len() == STDERR_LINES {
-                        t.pop_front();
-                    }
-                    t.push_back(line);
-                }
-            }
-        });
+        let (tx, rx) = sync_channel(LINES_AHEAD);
+        thread::spawn(move || pipes::read_lines(stdout, MAX_LINE, &tx));
+        // A fresh tail per process: a crash message quotes this one.
+        self.stderr_tail = Tail::default();
+        let tail = self.stderr_tail.clone();
+        thread::spawn(move || tail.drain(stderr));
         let running = Running { child, stdin: writer(stdin), lines: rx };
         running
             .stdin
             .send(Call::Hello.encode(0))
             .map_err(|e| StartError::WriteHello(e.to_string()))?;
         let answer = match running.lines.recv_timeout(self.limits.startup) {
-            Ok(Some(line)) => line,
-            Ok(None) => {
+            Ok(Line::Text(line)) => line,
+            Ok(Line::TooLong) => {
+                stop(running.child, self.limits.grace);
+                return Err(StartError::HugeHello);
+            }
+            Ok(Line::Closed) | Err(RecvTimeoutError::Disconnected) => {
                 stop(running.child, self.limits.grace);
                 return Err(StartError::ExitedBeforeHello(self.stderr()));
             }
-            Err(_) => {
+            Err(RecvTimeoutError::Timeout) => {
                 stop(running.child, self.limits.grace);
                 return Err(StartError::NoHello(self.limits.startup));
             }
@@ -385,21 +397,42 @@ fn shares_line(first: &Request, next: &Request) -> bool {
     }
 }
 
-/// SIGTERM, then SIGKILL after `grace` if it is still running.
-fn stop(mut child: Child, grace: Duration) {
-    let _ = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .stderr(Stdio::null())
-        .status();
-    let until = Instant::now() + grace;
-    while Instant::now() < until {
-        if let Ok(Some(_)) = child.try_wait() {
-            return;
+/// Answers every wire in flight or pending as crashed with `message`.
+fn fail_all(
+    replies: &mut [Option<Reply>],
+    flight: &mut VecDeque<(u64, Wire)>,
+    pending: &mut VecDeque<Wire>,
+    message: &str,
+) {
+    for w in flight.drain(..).map(|(_, w)| w).chain(pending.drain(..)) {
+        for s in w.slots {
+            replies[s] = Some(Reply::Crashed { message: message.to_string() });
         }
-        thread::sleep(Duration::from_millis(10));
     }
-    let _ = child.kill();
-    let _ = child.wait();
+}
+
+/// SIGTERM to the process group, SIGKILL after `grace`.
+fn stop(child: Child, grace: Duration) {
+    group::stop(child, grace);
+}
+
+/// Every message a reply carries, capped for reports.
+fn capped(reply: Reply) -> Reply {
+    match reply {
+        Reply::NotApplicable { why } => {
+            Reply::NotApplicable { why: pipes::cap(why) }
+        }
+        Reply::Error { message } => {
+            Reply::Error { message: pipes::cap(message) }
+        }
+        Reply::Crashed { message } => {
+            Reply::Crashed { message: pipes::cap(message) }
+        }
+        Reply::ProtocolError { message } => {
+            Reply::ProtocolError { message: pipes::cap(message) }
+        }
+        other => other,
+    }
 }
 
 impl Adapter for Process {
@@ -420,19 +453,20 @@ impl Adapter for Process {
         // In flight: (id, wire, deadline length).
         let mut flight: VecDeque<(u64, Wire)> = VecDeque::new();
         while !pending.is_empty() || !flight.is_empty() {
-            if self.running.is_none()
-                && let Err(e) = self.start()
-            {
-                let e = e.to_string();
-                for w in
-                    flight.drain(..).map(|(_, w)| w).chain(pending.drain(..))
-                {
-                    for s in w.slots {
-                        replies[s] =
-                            Some(Reply::Crashed { message: e.clone() });
+            if let Some(why) = self.breaker.open() {
+                fail_all(&mut replies, &mut flight, &mut pending, &why);
+                break;
+            }
+            if self.running.is_none() {
+                match self.start() {
+                    Ok(()) => self.breaker.started(),
+                    Err(e) => {
+                        let e = pipes::cap(e.to_string());
+                        self.breaker.failed(&e);
+                        fail_all(&mut replies, &mut flight, &mut pending, &e);
+                        break;
                     }
                 }
-                break;
             }
             // OK: started just above.
             let running = self.running.as_mut().expect("running");
@@ -452,7 +486,7 @@ impl Adapter for Process {
             let deadline =
                 self.limits.base + self.limits.per_url * n as u32 + wire.extra;
             let failure = match running.lines.recv_timeout(deadline) {
-                Ok(Some(line)) => {
+                Ok(Line::Text(line)) => {
                     match wire::decode_answer(&line, id, op, n) {
                         Ok(rs) => {
                             for (s, r) in wire.slots.iter().zip(rs) {
@@ -465,7 +499,12 @@ impl Adapter for Process {
                         }
                     }
                 }
-                Ok(None) => Reply::Crashed {
+                Ok(Line::TooLong) => Reply::ProtocolError {
+                    message: format!(
+                        "answer line longer than {MAX_LINE} bytes"
+                    ),
+                },
+                Ok(Line::Closed) => Reply::Crashed {
                     message: format!("the process exited{}", self.stderr()),
                 },
                 Err(RecvTimeoutError::Timeout) => Reply::TimedOut,
@@ -492,9 +531,9 @@ impl Adapter for Process {
         replies
             .into_iter()
             .map(|r| {
-                r.unwrap_or(Reply::ProtocolError {
+                capped(r.unwrap_or(Reply::ProtocolError {
                     message: "no answer".into(),
-                })
+                }))
             })
             .collect()
     }
@@ -502,16 +541,11 @@ impl Adapter for Process {
 
 impl Drop for Process {
     fn drop(&mut self) {
-        if let Some(mut r) = self.running.take() {
+        if let Some(r) = self.running.take() {
             // Closing stdin asks the adapter to exit; then make sure.
+            // Anything it left behind in its group is killed either way.
             drop(r.stdin);
-            let until = Instant::now() + Duration::from_millis(300);
-            while Instant::now() < until {
-                if let Ok(Some(_)) = r.child.try_wait() {
-                    return;
-                }
-                thread::sleep(Duration::from_millis(5));
-            }
+            wait_exit(&r.child, Duration::from_millis(300));
             stop(r.child, self.limits.grace);
         }
     }

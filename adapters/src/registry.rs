@@ -8,6 +8,7 @@
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use crate::breaker::Breaker;
 use crate::manifest::Manifest;
 use crate::process::{Limits, Process};
 use crate::reference::Reference;
@@ -172,6 +173,20 @@ pub enum Host {
 
 /// Starts (lazily) the adapter for `entry`.
 pub fn open(entry: &Entry, limits: Limits, host: &Host) -> Box<dyn Adapter> {
+    open_sharing(entry, limits, host, &Breaker::default())
+}
+
+/// [`open`], for one of several instances of the adapter in a run: a
+/// process counts its failed starts with the others on `breaker`.
+pub fn open_sharing(
+    entry: &Entry,
+    limits: Limits,
+    host: &Host,
+    breaker: &Breaker,
+) -> Box<dyn Adapter> {
+    let process = |argv: Vec<String>| {
+        Process::new(entry.info.clone(), argv, limits).sharing(breaker.clone())
+    };
     if let (Kind::InProcess, Host::Process(program)) = (&entry.kind, host) {
         let argv = vec![
             program.to_string_lossy().into_owned(),
@@ -179,16 +194,14 @@ pub fn open(entry: &Entry, limits: Limits, host: &Host) -> Box<dyn Adapter> {
             "--adapter".into(),
             entry.info.name.clone(),
         ];
-        return Box::new(Process::new(entry.info.clone(), argv, limits));
+        return Box::new(process(argv));
     }
     match &entry.kind {
         Kind::Reference(p) => {
             // OK: references are only listed for built-in profiles.
             Box::new(Reference::for_profile(p).expect("built-in profile"))
         }
-        Kind::External(m) => {
-            Box::new(Process::new(entry.info.clone(), m.run.clone(), limits))
-        }
+        Kind::External(m) => Box::new(process(m.run.clone())),
         Kind::InProcess => {
             open_in_process(&entry.info.name, IN_PROCESS_DEADLINE)
         }

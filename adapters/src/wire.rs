@@ -125,6 +125,35 @@ pub enum WireError {
     /// A `robots` field that is not base64.
     #[error("robots is not base64: {0}")]
     BadBase64(String),
+    /// A `urls` field that is not a list of strings.
+    #[error("urls must be a list of strings, not {0}")]
+    BadUrls(String),
+    /// A request line that is not UTF-8.
+    #[error("the request line is not UTF-8")]
+    NotUtf8,
+    /// A request line longer than the reader's limit.
+    #[error("the request line is longer than {0} bytes")]
+    TooLong(usize),
+}
+
+/// Why `url` is not a URL the protocol carries (an absolute URL
+/// `scheme://authority…`, or a path starting with exactly one `/`, each
+/// with an optional query), or `None` if it is.
+pub fn url_error(url: &str) -> Option<String> {
+    let absolute = url.find("://").is_some_and(|colon| {
+        let scheme = &url[..colon];
+        let mut chars = scheme.chars();
+        chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+            && chars.all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+    });
+    let path = url.starts_with('/') && !url.starts_with("//");
+    (!absolute && !path).then(|| {
+        format!(
+            "url '{}' is neither an absolute URL nor a path starting with \
+             exactly one '/'",
+            cut(url)
+        )
+    })
 }
 
 fn cut(line: &str) -> String {
@@ -277,15 +306,20 @@ impl Call {
                 .map(Into::into)
                 .map_err(|e| WireError::BadBase64(e.to_string()))
         };
-        let urls = || -> Vec<String> {
-            v.get("urls")
-                .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .map(|u| u.as_str().unwrap_or_default().to_string())
-                        .collect()
-                })
-                .unwrap_or_default()
+        // A missing list is empty; anything but a list of strings is
+        // refused, never read as something else.
+        let urls = || -> Result<Vec<String>, WireError> {
+            let bad = |u: &Value| WireError::BadUrls(cut(&u.to_string()));
+            match v.get("urls") {
+                None => Ok(Vec::new()),
+                Some(Value::Array(a)) => a
+                    .iter()
+                    .map(|u| {
+                        u.as_str().map(str::to_string).ok_or_else(|| bad(u))
+                    })
+                    .collect(),
+                Some(other) => Err(bad(other)),
+            }
         };
         let name = text("op");
         let op = Op::from_name(&name).ok_or(WireError::UnknownOp(name))?;
@@ -294,7 +328,7 @@ impl Call {
             Op::Decide => Call::Decide {
                 robots: robots()?,
                 agent: text("agent"),
-                urls: urls(),
+                urls: urls()?,
             },
             Op::Fetch => {
                 let timeout =
@@ -302,7 +336,7 @@ impl Call {
                 Call::Fetch {
                     robots_url: text("robots_url"),
                     agent: text("agent"),
-                    urls: urls(),
+                    urls: urls()?,
                     timeout: Duration::try_from_secs_f64(timeout.max(0.0))
                         .unwrap_or(Duration::from_secs(5)),
                 }
@@ -471,6 +505,33 @@ fn message(e: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn urls_must_be_a_list_of_strings() {
+        for urls in ["\"/x\"", "[null]", "[5]", "{}", "null"] {
+            let line = format!(
+                r#"{{"id":1,"op":"decide","robots":"","agent":"a","urls":{urls}}}"#
+            );
+            let (_, call) = Call::decode(&line);
+            assert!(matches!(call, Err(WireError::BadUrls(_))), "{urls}");
+        }
+        let (_, call) =
+            Call::decode(r#"{"id":1,"op":"decide","robots":"","agent":"a"}"#);
+        assert_eq!(call.unwrap().urls(), &[] as &[String]);
+    }
+
+    #[test]
+    fn a_url_is_absolute_or_a_path_from_one_slash() {
+        for ok in ["/", "/a?b", "https://e.com", "http://h/x#f", "a+b.c-d://x"]
+        {
+            assert_eq!(url_error(ok), None, "{ok}");
+        }
+        for bad in
+            ["", "#/x", "?q", "x", "//h/x", "1x://h", "://h", "mailto:a"]
+        {
+            assert!(url_error(bad).is_some(), "{bad}");
+        }
+    }
 
     #[test]
     fn op_names_round_trip() {

@@ -175,3 +175,79 @@ fn serve_answers_the_process_adapter_like_the_reference() {
     assert!(matches!(got[0], Reply::Verdict { .. }), "{got:?}");
     assert_eq!(served.starts, 1, "one process answered everything");
 }
+
+/// `serve`'s answer lines to `input`, parsed.
+fn serve(input: &[u8]) -> Vec<serde_json::Value> {
+    use std::io::Write;
+    let mut child = bin()
+        .arg("serve")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "serve ends at end of input");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn serve_answers_an_error_for_a_non_utf8_line_and_goes_on() {
+    let mut input = b"{\"id\":1,\"op\":\"decide\",\"robots\":\"\",\"agent\":\"a\xff\",\"urls\":[\"/x\"]}\n".to_vec();
+    input.extend_from_slice(b"\xfe\xfe\n");
+    input.extend_from_slice(
+        b"{\"id\":3,\"op\":\"decide\",\"robots\":\"\",\"agent\":\"a\",\"urls\":[\"/x\"]}\n",
+    );
+    let answers = serve(&input);
+    assert_eq!(answers.len(), 3, "{answers:?}");
+    assert_eq!(answers[0]["id"], 1);
+    assert!(answers[0]["error"].as_str().unwrap().contains("not UTF-8"));
+    assert!(answers[1]["error"].as_str().unwrap().contains("not UTF-8"));
+    assert_eq!(answers[2]["id"], 3);
+    assert_eq!(answers[2]["results"][0]["verdict"], "allowed");
+}
+
+#[test]
+fn serve_refuses_urls_that_are_not_a_list_of_strings() {
+    let line = |id: u32, urls: &str| {
+        format!(
+            "{{\"id\":{id},\"op\":\"decide\",\"robots\":\"\",\"agent\":\"a\",\"urls\":{urls}}}\n"
+        )
+    };
+    let input = [
+        line(1, "\"/x\""),
+        line(2, "[null]"),
+        line(3, "[5]"),
+        line(4, "{\"a\":1}"),
+    ]
+    .concat();
+    let answers = serve(input.as_bytes());
+    assert_eq!(answers.len(), 4);
+    for (i, a) in answers.iter().enumerate() {
+        assert_eq!(a["id"], i + 1);
+        assert!(a.get("results").is_none(), "{a}");
+        let e = a["error"].as_str().unwrap();
+        assert!(e.contains("urls must be a list of strings"), "{e}");
+    }
+}
+
+#[test]
+fn serve_answers_an_error_for_each_url_that_is_not_a_path_or_absolute() {
+    let input = "{\"id\":7,\"op\":\"decide\",\"robots\":\"VXNlci1hZ2VudDogKgpEaXNhbGxvdzogLwo=\",\
+                 \"agent\":\"a\",\"urls\":[\"\",\"/p\",\"#/x\",\"?q\",\"x\",\"https://e.com/a\"]}\n";
+    let answers = serve(input.as_bytes());
+    let results = answers[0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 6);
+    // The body disallows everything: a URL that was asked is disallowed.
+    for i in [1, 5] {
+        assert_eq!(results[i]["verdict"], "disallowed", "{i}");
+    }
+    for i in [0, 2, 3, 4] {
+        let e = results[i]["error"].as_str().unwrap();
+        assert!(e.contains("path starting with exactly one '/'"), "{i}: {e}");
+    }
+}

@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
+use robots_adapters::breaker::Breaker;
 use robots_adapters::process::Limits;
 use robots_adapters::registry::{self, Entry, Host, Status};
 use robots_adapters::{Info, Reply};
@@ -339,12 +340,16 @@ fn run_column(
     // restart) then holds up only half the run.
     let counting = counting_profile(profile, &entry.info).to_string();
     let done = std::sync::atomic::AtomicUsize::new(0);
+    // The instances count failed starts together: an adapter that
+    // cannot start is given up on once, not once per instance.
+    let breaker = Breaker::default();
     let parts: Vec<(Info, Vec<(String, Cell)>)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..WORKERS_PER_ADAPTER)
             .map(|w| {
-                let (counting, done) = (&counting, &done);
+                let (counting, done, breaker) = (&counting, &done, &breaker);
                 s.spawn(move || {
-                    let mut adapter = registry::open(entry, limits, host);
+                    let mut adapter =
+                        registry::open_sharing(entry, limits, host, breaker);
                     let mut cells = Vec::new();
                     for (case, checks) in
                         selected.iter().skip(w).step_by(WORKERS_PER_ADAPTER)

@@ -1,12 +1,22 @@
 //! `serve`: the reference oracle over the adapter protocol on
 //! stdin/stdout (adapters/PROTOCOL.md), for other harnesses.
+//!
+//! Every request line gets one answer line, and a bad line (not UTF-8,
+//! too long, not JSON, malformed fields) gets an error answer, never the
+//! end of the session. A URL that is neither absolute nor a path from
+//! `/` is answered an error in its own result slot.
 
-use std::io::{BufRead, Write};
+use std::io::{BufReader, Write};
 
+use robots_adapters::pipes::{self, TooLong};
 use robots_adapters::process::Limits;
 use robots_adapters::registry::{self, Host};
-use robots_adapters::wire::{self, Call, Hello};
-use robots_adapters::{Adapter, Live, Request};
+use robots_adapters::wire::{self, Call, Hello, WireError};
+use robots_adapters::{Adapter, Live, Reply, Request};
+
+/// The longest request line read: a decide line carries a base64 body,
+/// and a case body may be up to 64 MiB (86 MiB in base64).
+const MAX_REQUEST_LINE: usize = 128 << 20;
 
 /// Speak the adapter protocol with the oracle (or another adapter).
 #[derive(clap::Args, Debug)]
@@ -51,6 +61,36 @@ fn requests(call: Call) -> Vec<Request> {
     }
 }
 
+/// The answer line to a line that cannot be read as text: the error,
+/// with the line's id if one can be made out.
+fn refuse(line: &[u8], e: &WireError) -> String {
+    let (id, _) = Call::decode(&String::from_utf8_lossy(line));
+    wire::encode_failure(&id, e)
+}
+
+/// The replies to a decide or fetch call whose URLs include some the
+/// protocol does not carry: those are errors, the others are asked.
+fn answer_some(
+    adapter: &mut dyn Adapter,
+    call: &Call,
+    errors: Vec<Option<String>>,
+) -> Vec<Reply> {
+    let good: Vec<usize> =
+        (0..errors.len()).filter(|&i| errors[i].is_none()).collect();
+    let asked: Vec<Request> =
+        good.iter().flat_map(|&i| requests(call.only(i))).collect();
+    let mut answers = adapter.answer_batch(&asked).into_iter();
+    errors
+        .into_iter()
+        .map(|e| match e {
+            Some(message) => Reply::Error { message },
+            None => answers.next().unwrap_or(Reply::ProtocolError {
+                message: "no answer".into(),
+            }),
+        })
+        .collect()
+}
+
 /// The answer line to one request line.
 fn answer(adapter: &mut dyn Adapter, line: &str) -> String {
     let (id, call) = Call::decode(line);
@@ -69,7 +109,13 @@ fn answer(adapter: &mut dyn Adapter, line: &str) -> String {
         };
         return hello.encode(&id);
     }
-    let replies = adapter.answer_batch(&requests(call));
+    let errors: Vec<Option<String>> =
+        call.urls().iter().map(|u| wire::url_error(u)).collect();
+    let replies = if errors.iter().any(Option::is_some) {
+        answer_some(adapter, &call, errors)
+    } else {
+        adapter.answer_batch(&requests(call))
+    };
     wire::encode_answer(&id, op, &replies)
 }
 
@@ -92,11 +138,21 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         ),
         _ => registry::open(&entry, limits, &Host::Thread),
     };
-    let stdin = std::io::stdin();
+    let mut stdin = BufReader::new(std::io::stdin().lock());
     let mut out = std::io::stdout().lock();
-    for line in stdin.lock().lines() {
-        let line = line?;
-        out.write_all(answer(oracle.as_mut(), &line).as_bytes())?;
+    while let Some(line) = pipes::next_line(&mut stdin, MAX_REQUEST_LINE)? {
+        let answer = match line {
+            Ok(bytes) => match std::str::from_utf8(&bytes) {
+                Ok(text) => answer(oracle.as_mut(), text),
+                Err(_) => refuse(&bytes, &WireError::NotUtf8),
+            },
+            Err(TooLong) => {
+                pipes::skip_line(&mut stdin)?;
+                let e = WireError::TooLong(MAX_REQUEST_LINE);
+                wire::encode_failure(&serde_json::Value::Null, &e)
+            }
+        };
+        out.write_all(answer.as_bytes())?;
         out.flush()?;
     }
     Ok(0)
