@@ -198,6 +198,10 @@ pub(super) struct PartToml {
 #[serde(deny_unknown_fields)]
 pub(super) struct CheckToml {
     pub agent: String,
+    /// The crawler's further product tokens, less specific than `agent`,
+    /// in order (`agent = "Googlebot-Image", also = ["Googlebot"]`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
     pub url: String,
     pub expect: ExpectToml,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -313,6 +317,7 @@ fn case_toml(c: &DecideCase<'_>) -> CaseToml {
             .iter()
             .map(|k| CheckToml {
                 agent: k.agent.to_string(),
+                also: Vec::new(),
                 url: k.url.to_string(),
                 expect: ExpectToml::PerProfile(k.expect.clone()),
                 why: None,
