@@ -447,4 +447,22 @@ mod tests {
         let cutting = Capabilities::decide_only();
         assert!(cutting.admits(&decide(FIVE_HUNDRED_KIB + 1)).is_ok());
     }
+
+    #[test]
+    fn several_tokens_are_asked_only_of_parsers_that_take_them() {
+        let q = Request::DecideTokens {
+            robots: Arc::from(&b"User-agent: *\n"[..]),
+            agents: vec!["Googlebot-Image".into(), "Googlebot".into()],
+            url: "/x".into(),
+        };
+        assert_eq!(q.op(), "decide-tokens");
+        assert_eq!(q.robots(), Some(&b"User-agent: *\n"[..]));
+        let why = Capabilities::decide_only().admits(&q).unwrap_err();
+        assert!(why.0.contains("several product tokens"), "{}", why.0);
+        assert!(Capabilities::all().admits(&q).is_ok());
+        // Not on the wire: a request line naming it is refused.
+        let line =
+            r#"{"id":1,"op":"decide-tokens","agents":["a"],"urls":["/"]}"#;
+        assert!(crate::wire::Call::decode(line).1.is_err());
+    }
 }
