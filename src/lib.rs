@@ -35,6 +35,7 @@
 //! | §2.2 lines, `NL`, `WS`, comments; §2.5 parse limit | `lex` |
 //! | §2.1 groups; §2.2 `group`, `rule`; §2.2.4 other records | `parse` |
 //! | §2.2.1 product tokens, group selection and merging | `agent` |
+//! | a crawler with several product tokens (Google's `AllowedByRobotsTuple`) | `tokens` |
 //! | §2.2.2 percent-encoding (Figure 4), §2.2.3 Figure 6 | `encode` |
 //! | §2.2.2 matching, §2.2.3 `*` and `$` | `pattern` |
 //! | §2.2.2 which URL octets are matched; §2.3 robots.txt location | `target` |
@@ -78,6 +79,7 @@ mod parse;
 mod pattern;
 mod profile;
 mod target;
+mod tokens;
 mod trie;
 
 pub use agent::is_valid_product_token;

@@ -137,6 +137,9 @@ fn local_reply(r: &Request) -> Option<Reply> {
         Request::FetchPolicy { .. } => Some(Reply::not_applicable(
             "the access policy is not on the wire; only a model can say",
         )),
+        Request::DecideTokens { .. } => Some(Reply::not_applicable(
+            "several product tokens are not on the wire",
+        )),
         _ => None,
     }
 }
@@ -356,7 +359,8 @@ impl Process {
                     Duration::ZERO,
                 ),
                 Request::Fetch { live: None, .. }
-                | Request::FetchPolicy { .. } => {
+                | Request::FetchPolicy { .. }
+                | Request::DecideTokens { .. } => {
                     unreachable!("answered locally")
                 }
             };

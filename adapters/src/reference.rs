@@ -256,6 +256,17 @@ impl Adapter for Reference {
                     Err(e) => Reply::Error { message: e.to_string() },
                 }
             }
+            Request::DecideTokens { robots, agents, url } => {
+                let agents: Vec<&str> =
+                    agents.iter().map(String::as_str).collect();
+                match self.parsed(robots).decide_tokens(&agents, url) {
+                    Ok(d) => Reply::Verdict {
+                        verdict: d.verdict,
+                        explanation: Some(Box::new(explanation(&d))),
+                    },
+                    Err(e) => Reply::Error { message: e.to_string() },
+                }
+            }
             Request::Sitemaps { robots } => value(
                 self.parsed(robots).sitemaps().collect::<Vec<_>>().into(),
             ),

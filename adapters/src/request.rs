@@ -39,6 +39,18 @@ pub enum Request {
         /// An absolute URL or a path with optional query.
         url: String,
     },
+    /// May a crawler with several product tokens, most specific first
+    /// (`Googlebot-Image`, `Googlebot`), access `url`? Asked only of
+    /// parsers with [`Capabilities::several_tokens`]; not on the wire.
+    DecideTokens {
+        /// The robots.txt body, raw bytes.
+        #[serde(skip)]
+        robots: Arc<[u8]>,
+        /// The crawler's product tokens, most specific first.
+        agents: Vec<String>,
+        /// An absolute URL or a path with optional query.
+        url: String,
+    },
     /// The file-wide sitemap URLs, in order.
     Sitemaps {
         /// The robots.txt body.
@@ -126,6 +138,7 @@ impl Request {
     pub fn operation(&self) -> Op {
         match self {
             Request::Decide { .. } => Op::Decide,
+            Request::DecideTokens { .. } => Op::DecideTokens,
             Request::Sitemaps { .. } => Op::Sitemaps,
             Request::CrawlDelay { .. } => Op::CrawlDelay,
             Request::ValidToken { .. } => Op::ValidToken,
@@ -140,6 +153,7 @@ impl Request {
     pub fn robots(&self) -> Option<&[u8]> {
         match self {
             Request::Decide { robots, .. }
+            | Request::DecideTokens { robots, .. }
             | Request::Sitemaps { robots }
             | Request::CrawlDelay { robots, .. } => Some(robots),
             Request::ValidToken { .. }
@@ -265,6 +279,10 @@ pub struct Capabilities {
     /// body longer than 500 KiB is then not applicable to it, so that the
     /// library is not failed for its fetcher's job.
     pub cuts_body: bool,
+    /// Answers `decide-tokens`: a crawler with several product tokens,
+    /// most specific first (Google's `AllowedByRobotsTuple`). Not on the
+    /// wire yet, so only in-process adapters can set it.
+    pub several_tokens: bool,
     /// Answers `sitemaps`.
     pub sitemaps: bool,
     /// Answers `crawl-delay`.
@@ -298,6 +316,7 @@ impl Capabilities {
             raw_non_ascii_urls: true,
             non_utf8_bodies: true,
             cuts_body: true,
+            several_tokens: false,
             sitemaps: false,
             crawl_delay: false,
             valid_token: false,
@@ -311,6 +330,7 @@ impl Capabilities {
     /// Everything a model answers (all but a live `fetch`).
     pub fn all() -> Capabilities {
         Capabilities {
+            several_tokens: true,
             sitemaps: true,
             crawl_delay: true,
             valid_token: true,
@@ -354,6 +374,10 @@ impl Capabilities {
                     "needs a percent-encoded URL; this one has raw non-ASCII",
                 )
             }
+            Request::DecideTokens { .. } => refuse(
+                self.several_tokens,
+                "no API for a crawler with several product tokens",
+            ),
             Request::Sitemaps { .. } => {
                 refuse(self.sitemaps, "no sitemap API")
             }
@@ -422,5 +446,23 @@ mod tests {
         assert!(why.0.contains("500 KiB"), "{}", why.0);
         let cutting = Capabilities::decide_only();
         assert!(cutting.admits(&decide(FIVE_HUNDRED_KIB + 1)).is_ok());
+    }
+
+    #[test]
+    fn several_tokens_are_asked_only_of_parsers_that_take_them() {
+        let q = Request::DecideTokens {
+            robots: Arc::from(&b"User-agent: *\n"[..]),
+            agents: vec!["Googlebot-Image".into(), "Googlebot".into()],
+            url: "/x".into(),
+        };
+        assert_eq!(q.op(), "decide-tokens");
+        assert_eq!(q.robots(), Some(&b"User-agent: *\n"[..]));
+        let why = Capabilities::decide_only().admits(&q).unwrap_err();
+        assert!(why.0.contains("several product tokens"), "{}", why.0);
+        assert!(Capabilities::all().admits(&q).is_ok());
+        // Not on the wire: a request line naming it is refused.
+        let line =
+            r#"{"id":1,"op":"decide-tokens","agents":["a"],"urls":["/"]}"#;
+        assert!(crate::wire::Call::decode(line).1.is_err());
     }
 }

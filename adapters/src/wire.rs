@@ -29,6 +29,9 @@ pub enum Op {
     Hello,
     /// `decide`.
     Decide,
+    /// `decide-tokens`: a request of the harness that is not on the wire
+    /// (yet): only in-process adapters answer it.
+    DecideTokens,
     /// `sitemaps`.
     Sitemaps,
     /// `crawl-delay`.
@@ -48,9 +51,10 @@ pub enum Op {
 
 impl Op {
     /// Every operation.
-    pub const ALL: [Op; 9] = [
+    pub const ALL: [Op; 10] = [
         Op::Hello,
         Op::Decide,
+        Op::DecideTokens,
         Op::Sitemaps,
         Op::CrawlDelay,
         Op::ValidToken,
@@ -65,6 +69,7 @@ impl Op {
         match self {
             Op::Hello => "hello",
             Op::Decide => "decide",
+            Op::DecideTokens => "decide-tokens",
             Op::Sitemaps => "sitemaps",
             Op::CrawlDelay => "crawl-delay",
             Op::ValidToken => "valid-token",
@@ -351,7 +356,7 @@ impl Call {
                 robots_url: text("robots_url"),
                 url: text("url"),
             },
-            Op::FetchPolicy => {
+            Op::FetchPolicy | Op::DecideTokens => {
                 return Err(WireError::UnknownOp(op.as_str().into()));
             }
         })

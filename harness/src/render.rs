@@ -57,6 +57,11 @@ pub fn describe_question(q: &Request) -> String {
         Request::Decide { agent, url, .. } => {
             format!("decide agent={agent:?} url={url:?}")
         }
+        Request::DecideTokens { agents, url, .. } => {
+            format!(
+                "decide agents={agents:?} (most specific first) url={url:?}"
+            )
+        }
         Request::Sitemaps { .. } => "sitemaps".into(),
         Request::CrawlDelay { agent, .. } => {
             format!("crawl-delay agent={agent:?}")

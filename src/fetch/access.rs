@@ -9,6 +9,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use super::content_coding;
 use super::profile::FetchProfile;
 use super::scenario::{Answer, Scenario};
 use super::{DAY, HOUR};
@@ -87,7 +88,10 @@ pub struct Access {
     /// The body whose rules apply (fetched and cut at the body limit, or
     /// cached), for [`Policy::ParseBody`] and [`Policy::UseCache`].
     pub body: Option<Arc<[u8]>>,
-    /// The fetched body's full length when it was cut.
+    /// The fetched body's full length when it was cut. A content-coded
+    /// body is decoded only one byte past the limit (a small gzip body
+    /// can expand without bound), so for it this is the limit + 1: "more
+    /// than the limit".
     pub cut_from: Option<usize>,
 }
 
@@ -253,12 +257,31 @@ pub fn access(scenario: &Scenario, p: &FetchProfile) -> Access {
         },
         Some(Answer::Response(r)) => match r.status {
             200..=299 => {
-                let body = &r.body;
-                let keep = body.len().min(p.body_limit);
-                if keep < body.len() {
-                    out.cut_from = Some(body.len());
+                // The limit counts the file, i.e. the decoded bytes
+                // (content_coding); decoding reads one byte past it to
+                // know that there was more.
+                let decoded = match content_coding::decode(
+                    r.header("content-encoding"),
+                    &r.body,
+                    p.body_limit,
+                ) {
+                    Ok(d) => d,
+                    Err(e) => {
+                        let failure = Unreachable {
+                            clause_rfc: "R2.3.1.4-1",
+                            clause_google: "G-STATUS-7",
+                            what: format!("an invalid response ({e})"),
+                        };
+                        return unreachable(scenario, p, failure, out);
+                    }
+                };
+                if decoded.capped {
+                    out.cut_from = Some(match decoded.undone.is_empty() {
+                        true => r.body.len(),
+                        false => p.body_limit.saturating_add(1),
+                    });
                 }
-                out.body = Some(Arc::from(body.get(..keep).unwrap_or(body)));
+                out.body = Some(Arc::from(decoded.bytes));
                 out.policy = Policy::ParseBody;
                 out.clause = match redirects {
                     0 => pick("R2.3.1.1-1", "G-STATUS-1"),
@@ -272,6 +295,12 @@ pub fn access(scenario: &Scenario, p: &FetchProfile) -> Access {
                         r.status
                     ),
                 };
+                if !decoded.undone.is_empty() {
+                    out.reason.push_str(&format!(
+                        "; Content-Encoding {} decoded",
+                        decoded.undone.join(", ")
+                    ));
+                }
                 return out;
             }
             300..=399 => Unreachable {

@@ -18,6 +18,7 @@
 //! | `scenario` | the world model: [`Scenario`], [`Route`], [`Answer`], [`Response`], [`NetworkError`], [`Cached`], the redirect walk ([`Fetched`]) |
 //! | `profile` | [`FetchProfile`] and its switches ([`MaxAge`], [`Citation`]) |
 //! | `cache_control` | the `Cache-Control` directives caching consults |
+//! | `content_coding` | `Content-Encoding` (gzip, deflate): the file a 2xx body represents, decoded with a cap |
 //! | `access` | the access policy: [`access`](fn@access), [`Access`], [`Policy`], [`Access::decide`] |
 //! | `location` | §2.3: where the file lives and which URLs it governs |
 //! | `punycode` | IDNA host names, for `location` |
@@ -35,7 +36,8 @@
 //! | §2.3.1.4 R2.3.1.4-1; G-STATUS-6, G-STATUS-7 | 5xx and network errors: complete disallow | [`Policy::DisallowAll`] |
 //! | §2.3.1.4 R2.3.1.4-2; G-STATUS-6 | a long outage: MAY treat as unavailable or keep a cached copy (Google: 12 h, 30 days) | [`FetchProfile::outage_grace`], [`FetchProfile::long_outage`] |
 //! | §2.4 R2.4-1..3; G-CACHE-1..6 | cache for up to 24 h, longer when unreachable; `Cache-Control: max-age` | [`FetchProfile::cache_lifetime`], [`FetchProfile::max_age`] |
-//! | §2.5 R2.5-2; G-FMT-7 | content past 500 KiB is ignored | [`FetchProfile::body_limit`] |
+//! | §2.5 R2.5-2; G-FMT-7 | content past 500 KiB is ignored, counted after the content coding is undone | [`FetchProfile::body_limit`] |
+//! | S-CONTENT-CODING | a `Content-Encoding` the model cannot undo (unknown, corrupt): an invalid response, as a network error | `content_coding` |
 //!
 //! `Content-Type` is not consulted: a `text/html` body is parsed for
 //! rules like any other (R2.3.1.5-1, G-FMT-5), and so is a meta-refresh
@@ -56,6 +58,7 @@
 
 mod access;
 mod cache_control;
+mod content_coding;
 mod location;
 mod profile;
 mod punycode;

@@ -170,3 +170,50 @@ fn citation_changes_the_clause_never_the_policy() {
         }
     }
 }
+
+fn gzipped(answer_body: &[u8]) -> Answer {
+    use std::io::Write;
+    let mut e = flate2::write::GzEncoder::new(
+        Vec::new(),
+        flate2::Compression::default(),
+    );
+    let _ = e.write_all(answer_body);
+    let mut a = Answer::ok(&e.finish().unwrap_or_default());
+    if let Answer::Response(r) = &mut a {
+        r.headers.push(("Content-Encoding".into(), "gzip".into()));
+    }
+    a
+}
+
+#[test]
+fn gzip_body_is_decoded_and_the_limit_counts_decoded_bytes() {
+    let a = run(
+        &Scenario::single(gzipped(b"User-agent: *\nDisallow: /x\n")),
+        false,
+    );
+    assert_eq!(a.policy, Policy::ParseBody);
+    assert!(a.reason.contains("gzip decoded"), "{}", a.reason);
+    let d = a.decide("x", "/x", &Profile::rfc9309()).unwrap();
+    assert_eq!(d.verdict, Verdict::Disallowed);
+    let mut body = b"User-agent: *\n".to_vec();
+    body.resize(FIVE_HUNDRED_KIB + 10, b'#');
+    body.extend_from_slice(b"\nDisallow: /late\n");
+    let a = run(&Scenario::single(gzipped(&body)), true);
+    assert_eq!(a.body.as_ref().map(|b| b.len()), Some(FIVE_HUNDRED_KIB));
+    assert_eq!(a.cut_from, Some(FIVE_HUNDRED_KIB + 1));
+    let d = a.decide("x", "/late", &Profile::google()).unwrap();
+    assert_eq!(d.verdict, Verdict::Allowed);
+}
+
+#[test]
+fn an_undecodable_body_is_an_invalid_response() {
+    let mut a = Answer::ok(b"User-agent: *\nAllow: /\n");
+    if let Answer::Response(r) = &mut a {
+        r.headers.push(("Content-Encoding".into(), "gzip".into()));
+    }
+    for google in [false, true] {
+        let got = run(&Scenario::single(a.clone()), google);
+        assert_eq!(got.policy, Policy::DisallowAll, "{got}");
+        assert!(got.reason.contains("corrupt gzip"), "{}", got.reason);
+    }
+}

@@ -148,7 +148,15 @@ fn verdict_check(
         return Err(CaseErrorKind::BadReason { at, reason: r.clone() });
     }
     let (agent, url) = (ch.agent.clone(), ch.url.clone());
+    if fetch.is_some() && !ch.also.is_empty() {
+        return Err(CaseErrorKind::TokensInFetch(at));
+    }
     let request = match fetch {
+        None if !ch.also.is_empty() => Request::DecideTokens {
+            robots: robots.clone(),
+            agents: std::iter::once(agent).chain(ch.also.clone()).collect(),
+            url,
+        },
         Some(scenario) => Request::Fetch {
             scenario: scenario.clone(),
             agent,

@@ -150,6 +150,9 @@ pub enum CaseErrorKind {
         /// The reason as written.
         reason: String,
     },
+    /// `also` (further product tokens) on a check of a fetch case.
+    #[error("{0}: `also` (several product tokens) is not asked after a fetch")]
+    TokensInFetch(At),
     /// A URL that is neither absolute nor a path starting with one `/`.
     #[error(
         "{at}: url `{url}` is neither an absolute URL nor a path starting with exactly one `/`"

@@ -49,6 +49,14 @@ pub enum FetchError {
     /// No answer at all.
     #[error("[case.fetch] needs `status`, `network` or `routes`")]
     NoAnswer,
+    /// A `content_encoding` the case model cannot produce.
+    #[error("content_encoding `{0}` is not one of gzip, deflate")]
+    UnknownContentEncoding(String),
+    /// `content_encoding` and a `Content-Encoding` header both given.
+    #[error(
+        "give `content_encoding` or a `Content-Encoding` header, not both"
+    )]
+    TwoContentEncodings,
     /// A duration that does not parse.
     #[error(transparent)]
     Duration(#[from] DurationError),
@@ -223,6 +231,19 @@ fn response_of(
         None => {}
     }
     headers.extend(a.headers.iter().map(|(k, v)| (k.clone(), v.clone())));
+    let body = match a.content_encoding {
+        None => body,
+        Some(coding) => {
+            if a.headers
+                .keys()
+                .any(|k| k.eq_ignore_ascii_case("content-encoding"))
+            {
+                return Err(FetchError::TwoContentEncodings);
+            }
+            headers.push(("Content-Encoding".into(), coding.to_string()));
+            Arc::from(encode(coding, &body)?)
+        }
+    };
     Ok(Answer::Response(Response {
         status,
         headers,
@@ -231,9 +252,51 @@ fn response_of(
     }))
 }
 
+/// `body` compressed with the content coding `coding` (RFC 9110 §8.4.1).
+fn encode(coding: &str, body: &[u8]) -> Result<Vec<u8>, FetchError> {
+    use std::io::Write;
+
+    use flate2::Compression;
+    use flate2::write::{GzEncoder, ZlibEncoder};
+
+    let unknown = || FetchError::UnknownContentEncoding(coding.to_string());
+    // Writing into a Vec cannot fail; an error would still be reported.
+    let out = match coding {
+        "gzip" => {
+            let mut e = GzEncoder::new(Vec::new(), Compression::best());
+            e.write_all(body).and_then(|()| e.finish())
+        }
+        "deflate" => {
+            let mut e = ZlibEncoder::new(Vec::new(), Compression::best());
+            e.write_all(body).and_then(|()| e.finish())
+        }
+        _ => return Err(unknown()),
+    };
+    out.map_err(|_| unknown())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn content_encodings_compress_and_unknown_ones_are_errors() {
+        use std::io::Read;
+        let text = b"User-agent: *\nDisallow: /x\n";
+        let gz = encode("gzip", text).expect("gzip");
+        assert_eq!(&gz[..2], [0x1f, 0x8b]);
+        let mut back = Vec::new();
+        flate2::read::GzDecoder::new(&gz[..])
+            .read_to_end(&mut back)
+            .expect("round trip");
+        assert_eq!(back, text);
+        let z = encode("deflate", text).expect("deflate");
+        assert_eq!(z[0] & 0x0f, 8, "zlib header, deflate method");
+        assert_eq!(
+            encode("br", text),
+            Err(FetchError::UnknownContentEncoding("br".into()))
+        );
+    }
 
     #[test]
     fn durations_parse_and_overflow_is_an_error() {

@@ -164,6 +164,31 @@ mod tests {
     }
 
     #[test]
+    fn also_asks_decide_tokens_and_is_refused_in_a_fetch_case() {
+        let (cases, errors) = load(
+            "[[case]]\nid = \"a\"\nclauses = [\"R1\"]\nsource = \"rfc9309\"\n\
+             robots = \"x\"\ncheck = [{ agent = \"A\", also = [\"B\"], url = \"/\", expect = \"allowed\" }]\n",
+        );
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(matches!(
+            &cases[0].checks[0].request,
+            robots_adapters::Request::DecideTokens { agents, url, .. }
+                if agents == &["A", "B"] && url == "/"
+        ));
+        let (_, errors) = load(
+            "[[case]]\nid = \"f\"\nclauses = [\"R1\"]\nsource = \"rfc9309\"\n\
+             robots = \"x\"\ncheck = [{ agent = \"A\", also = [\"B\"], url = \"/\", expect = \"allowed\" }]\n\
+             [case.fetch]\nstatus = 200\n",
+        );
+        let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        assert!(
+            text.join("\n").contains("several product tokens"),
+            "{text:?}"
+        );
+        assert!(text.join("\n").contains("t.toml:1: case `f`"), "{text:?}");
+    }
+
+    #[test]
     fn a_good_case_loads_with_names_and_expectations() {
         let (cases, errors) = load(
             "[[case]]\nid = \"a\"\nclauses = [\"R1\"]\nsource = \"rfc9309\"\n\

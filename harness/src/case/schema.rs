@@ -78,6 +78,8 @@ macro_rules! answer_toml {
             pub location: Option<String>,
             #[serde(skip_serializing_if = "Option::is_none")]
             pub content_type: Option<String>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub content_encoding: Option<String>,
             #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
             pub headers: BTreeMap<String, String>,
             #[serde(skip_serializing_if = "Option::is_none")]
@@ -94,6 +96,7 @@ macro_rules! answer_toml {
                     network: self.network.as_deref(),
                     location: self.location.as_deref(),
                     content_type: self.content_type.as_deref(),
+                    content_encoding: self.content_encoding.as_deref(),
                     headers: &self.headers,
                     body: self.body.as_deref(),
                     delay_ms: self.delay_ms,
@@ -132,6 +135,9 @@ pub(super) struct AnswerToml<'a> {
     pub network: Option<&'a str>,
     pub location: Option<&'a str>,
     pub content_type: Option<&'a str>,
+    /// `gzip` or `deflate`: the body is served compressed, with that
+    /// `Content-Encoding`.
+    pub content_encoding: Option<&'a str>,
     pub headers: &'a BTreeMap<String, String>,
     pub body: Option<&'a str>,
     pub delay_ms: Option<u64>,
@@ -142,6 +148,7 @@ impl AnswerToml<'_> {
     pub fn has_details(&self) -> bool {
         self.location.is_some()
             || self.content_type.is_some()
+            || self.content_encoding.is_some()
             || !self.headers.is_empty()
             || self.body.is_some()
             || self.delay_ms.is_some()
@@ -191,6 +198,10 @@ pub(super) struct PartToml {
 #[serde(deny_unknown_fields)]
 pub(super) struct CheckToml {
     pub agent: String,
+    /// The crawler's further product tokens, less specific than `agent`,
+    /// in order (`agent = "Googlebot-Image", also = ["Googlebot"]`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
     pub url: String,
     pub expect: ExpectToml,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -306,6 +317,7 @@ fn case_toml(c: &DecideCase<'_>) -> CaseToml {
             .iter()
             .map(|k| CheckToml {
                 agent: k.agent.to_string(),
+                also: Vec::new(),
                 url: k.url.to_string(),
                 expect: ExpectToml::PerProfile(k.expect.clone()),
                 why: None,
