@@ -73,3 +73,42 @@ fn an_unknown_adapter_is_a_usage_error_naming_the_known_ones() {
     assert!(err.contains("no adapter `no-such-parser`"), "{err}");
     assert!(err.contains("reference-google"), "{err}");
 }
+
+#[test]
+fn certify_carries_the_fingerprint_section_and_json() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dir = std::env::temp_dir()
+        .join(format!("rc-fp-cert-{}", std::process::id()));
+    let cases = dir.join("cases");
+    std::fs::create_dir_all(cases.join("precedence")).unwrap();
+    std::fs::copy(
+        root.join("spec-cases/clauses.toml"),
+        cases.join("clauses.toml"),
+    )
+    .unwrap();
+    std::fs::copy(
+        root.join("spec-cases/precedence/longest-match.toml"),
+        cases.join("precedence/longest-match.toml"),
+    )
+    .unwrap();
+    let out = dir.join("cert");
+    let run = bin()
+        .args(["certify", "--adapter", "rust-robotxt", "--cases"])
+        .arg(&cases)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    let md = std::fs::read_to_string(out.join("certificate.md")).unwrap();
+    assert!(md.contains("## Fingerprint"), "{md}");
+    assert!(md.contains("    rust-robotxt ≈ "), "{md}");
+    let json: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(out.join("certificate.json")).unwrap(),
+    )
+    .unwrap();
+    let fit = &json["fingerprint"];
+    assert_eq!(fit["adapter"], "rust-robotxt");
+    assert!(fit["scored"].as_u64().unwrap() > 0, "{fit}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
