@@ -109,10 +109,14 @@ pub fn fingerprint(answers: &Answers, selection: &Selection) -> Fit {
             claimed_agree = Some(here_score);
         }
         for _ in 0..MAX_STEPS {
+            let candidates: Vec<Reading> = all
+                .iter()
+                .filter(|m| m.changes(&here))
+                .map(|m| m.applied_to(&here))
+                .collect();
+            let scores = in_parallel(&candidates, &score);
             let mut step: Option<(Reading, usize)> = None;
-            for m in all.iter().filter(|m| m.changes(&here)) {
-                let next = m.applied_to(&here);
-                let s = score(&next);
+            for (next, s) in candidates.into_iter().zip(scores) {
                 if s > step.as_ref().map_or(here_score, |(_, b)| *b) {
                     step = Some((next, s));
                 }
@@ -182,6 +186,36 @@ pub fn fingerprint(answers: &Answers, selection: &Selection) -> Fit {
         residual,
         reading: Some(reading),
     }
+}
+
+/// `score` of every reading, in order, on as many threads as the
+/// machine has cores (at most one per reading). Each thread re-asks its
+/// own oracle; the result does not depend on the thread count.
+fn in_parallel(
+    readings: &[Reading],
+    score: &(impl Fn(&Reading) -> usize + Sync),
+) -> Vec<usize> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(readings.len())
+        .max(1);
+    let chunk = readings.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = readings
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || part.iter().map(score).collect::<Vec<_>>())
+            })
+            .collect();
+        handles
+            .into_iter()
+            // A scoring thread only panics if the oracle does, which it
+            // must never do: re-raise it rather than guess a score.
+            .flat_map(|h| {
+                h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+            })
+            .collect()
+    })
 }
 
 /// A reply in a few words: the verdict, the value, or what went wrong.
