@@ -19,6 +19,7 @@
 //! | `profile` | [`FetchProfile`] and its switches ([`MaxAge`], [`Citation`]) |
 //! | `cache_control` | the `Cache-Control` directives caching consults |
 //! | `content_coding` | `Content-Encoding` (gzip, deflate): the file a 2xx body represents, decoded with a cap |
+//! | `switches` | [`fetch_switches`]: each field's values as single changes, for a search over readings |
 //! | `access` | the access policy: [`access`](fn@access), [`Access`], [`Policy`], [`Access::decide`] |
 //! | `location` | §2.3: where the file lives and which URLs it governs |
 //! | `punycode` | IDNA host names, for `location` |
@@ -63,6 +64,7 @@ mod location;
 mod profile;
 mod punycode;
 mod scenario;
+mod switches;
 
 pub use access::{Access, FetchDecision, Policy, Step, access};
 pub use location::{governs, origin};
@@ -71,6 +73,7 @@ pub use scenario::{
     Answer, Cached, DEFAULT_START, Fetched, NetworkError, Response, Route,
     Scenario,
 };
+pub use switches::{FetchSwitch, fetch_switches};
 
 /// One minute, in seconds.
 pub const MINUTE: u64 = 60;

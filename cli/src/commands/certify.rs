@@ -1,9 +1,15 @@
-//! `certify`: a per-parser compliance report to publish.
+//! `certify`: a per-parser compliance report to publish, with the
+//! parser's fingerprint (the reading that best explains it).
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use anyhow::Context;
+use robots_adapters::process::Limits;
+use robots_adapters::registry::{self, Entry, Host};
+use robots_fingerprint::{Answers, Fit, fingerprint};
 use robots_runner::certify::{certify, write_markdown};
+use robots_runner::matrix::selection;
 use robots_runner::output::{OutDir, atomic_write};
 use robots_runner::suite::{Filter, Suite};
 
@@ -24,6 +30,66 @@ pub struct Args {
     /// Write certificate.md and certificate.json here
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
+    /// Seconds the adapter gets per request (plus 20 ms per URL in a
+    /// batch) before it is killed and the check reported `timeout`
+    #[arg(long, default_value_t = 1.0, value_parser = super::parse_timeout)]
+    timeout: f64,
+}
+
+/// The fingerprint of `entry` over the whole suite (the parser is asked
+/// once more, by the fit's own collection of answers).
+fn fit_of(suite: &Suite, entry: &Entry, timeout: f64) -> Fit {
+    let sel = selection(suite, &Filter::default());
+    let limits =
+        Limits { base: Duration::from_secs_f64(timeout), ..Limits::default() };
+    let host = match std::env::current_exe() {
+        Ok(exe) => Host::Process(exe),
+        Err(_) => Host::Thread,
+    };
+    let answers = {
+        let mut parser = registry::open(entry, limits, &host);
+        Answers::collect(parser.as_mut(), &sel)
+    };
+    fingerprint(&answers, &sel)
+}
+
+/// Residual checks listed in the certificate (all are in the JSON).
+const RESIDUAL_SHOWN: usize = 50;
+
+/// The certificate's fingerprint section.
+fn write_fingerprint(fit: &Fit, w: &mut Vec<u8>) -> std::io::Result<()> {
+    use std::io::Write;
+    writeln!(w, "\n## Fingerprint\n")?;
+    writeln!(
+        w,
+        "The reading of the oracle's switches that best explains the \
+         parser (`robots-conformance fingerprint --adapter {}`):\n",
+        fit.adapter
+    )?;
+    writeln!(w, "    {}\n", fit.line())?;
+    writeln!(
+        w,
+        "{} checks answered, {} not answered; {} answers no reading \
+         explains:\n",
+        fit.scored,
+        fit.unanswered,
+        fit.residual.len()
+    )?;
+    for r in fit.residual.iter().take(RESIDUAL_SHOWN) {
+        writeln!(
+            w,
+            "- `{}`: parser {}, fitted reading {}",
+            r.check, r.parser, r.fitted
+        )?;
+    }
+    if fit.residual.len() > RESIDUAL_SHOWN {
+        writeln!(
+            w,
+            "- … and {} more (certificate.json)",
+            fit.residual.len() - RESIDUAL_SHOWN
+        )?;
+    }
+    Ok(())
 }
 
 pub fn run(a: Args) -> anyhow::Result<i32> {
@@ -40,7 +106,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         &Filter::default(),
         &entries,
         &a.profile,
-        1.0,
+        a.timeout,
         false,
     );
     let col = &m.adapters[0];
@@ -52,12 +118,18 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     );
     let cert =
         certify(&m, &a.adapter).context("no results for the adapter")?;
+    let fit = fit_of(&suite, &entries[0], a.timeout);
     let mut md = Vec::new();
     write_markdown(&cert, &mut md)?;
+    write_fingerprint(&fit, &mut md)?;
     atomic_write(&out.path().join("certificate.md"), &md)?;
+    let mut json = serde_json::to_value(&cert)?;
+    if let Some(o) = json.as_object_mut() {
+        o.insert("fingerprint".into(), serde_json::to_value(&fit)?);
+    }
     atomic_write(
         &out.path().join("certificate.json"),
-        serde_json::to_string_pretty(&cert)?.as_bytes(),
+        serde_json::to_string_pretty(&json)?.as_bytes(),
     )?;
     for (tier, ok) in &cert.tiers {
         println!("[{}] {tier}", if *ok { "x" } else { " " });

@@ -12,6 +12,7 @@ mod certify;
 mod check;
 mod coverage;
 mod diff;
+mod fingerprint;
 mod matrix;
 mod run;
 mod serve;
@@ -50,6 +51,8 @@ enum Command {
     Serve(serve::Args),
     /// Time the oracle against the in-process Rust parsers.
     Bench(bench::Args),
+    /// The reading (switches of the oracle) that best explains a parser.
+    Fingerprint(fingerprint::Args),
     /// Differential fuzzing: find, minimise and classify disagreements.
     Diff(diff::Args),
     /// Move fuzz findings into spec-cases/ after they validate.
@@ -104,6 +107,7 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Adapters(a) => adapters::run(a),
         Command::Serve(a) => serve::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Fingerprint(a) => fingerprint::run(a),
         Command::Diff(a) => diff::run(a),
         Command::Promote(a) => diff::promote(a),
         Command::Audit(a) => audit::run(a),

@@ -1,0 +1,114 @@
+//! `fingerprint`, end to end: the last line's shape, the JSON it writes,
+//! and a real parser's fit being at least as good as its claim.
+
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_robots-conformance"))
+}
+
+fn last_line(out: &std::process::Output) -> String {
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines().last().unwrap_or_default().to_string()
+}
+
+/// The two percentages of a fingerprint line: fitted, claimed.
+fn percentages(line: &str) -> (f64, f64) {
+    let num = |s: &str| -> f64 {
+        let end = s.find('%').expect("a percentage");
+        s[..end].parse().expect("a number")
+    };
+    let fitted = line.split("agrees ").nth(1).expect("agrees X%");
+    let claimed = line.split("claimed profile ").nth(1).expect("claimed Y%");
+    (num(fitted), num(claimed))
+}
+
+#[test]
+fn the_oracle_under_its_own_profile_is_its_own_fingerprint() {
+    let dir =
+        std::env::temp_dir().join(format!("rc-fp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("fit.json");
+    let out = bin()
+        .args(["fingerprint", "--adapter", "reference-google", "precedence::"])
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(
+        last_line(&out),
+        "reference-google ≈ google: agrees 100% of scored checks \
+         (claimed profile 100%)"
+    );
+    let fit: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(fit["agree"], fit["scored"]);
+    assert!(fit["scored"].as_u64().unwrap() > 0);
+    assert_eq!(fit["residual"].as_array().unwrap().len(), 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_real_parser_fits_at_least_as_well_as_its_claim() {
+    let out = bin()
+        .args(["fingerprint", "--adapter", "rust-robotstxt", "precedence::"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let line = last_line(&out);
+    assert!(line.starts_with("rust-robotstxt ≈ "), "{line}");
+    let (fitted, claimed) = percentages(&line);
+    assert!(fitted >= claimed, "{line}");
+}
+
+#[test]
+fn an_unknown_adapter_is_a_usage_error_naming_the_known_ones() {
+    let out = bin()
+        .args(["fingerprint", "--adapter", "no-such-parser"])
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no adapter `no-such-parser`"), "{err}");
+    assert!(err.contains("reference-google"), "{err}");
+}
+
+#[test]
+fn certify_carries_the_fingerprint_section_and_json() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dir = std::env::temp_dir()
+        .join(format!("rc-fp-cert-{}", std::process::id()));
+    let cases = dir.join("cases");
+    std::fs::create_dir_all(cases.join("precedence")).unwrap();
+    std::fs::copy(
+        root.join("spec-cases/clauses.toml"),
+        cases.join("clauses.toml"),
+    )
+    .unwrap();
+    std::fs::copy(
+        root.join("spec-cases/precedence/longest-match.toml"),
+        cases.join("precedence/longest-match.toml"),
+    )
+    .unwrap();
+    let out = dir.join("cert");
+    let run = bin()
+        .args(["certify", "--adapter", "rust-robotxt", "--cases"])
+        .arg(&cases)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    let md = std::fs::read_to_string(out.join("certificate.md")).unwrap();
+    assert!(md.contains("## Fingerprint"), "{md}");
+    assert!(md.contains("    rust-robotxt ≈ "), "{md}");
+    let json: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(out.join("certificate.json")).unwrap(),
+    )
+    .unwrap();
+    let fit = &json["fingerprint"];
+    assert_eq!(fit["adapter"], "rust-robotxt");
+    assert!(fit["scored"].as_u64().unwrap() > 0, "{fit}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

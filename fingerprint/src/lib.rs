@@ -1,0 +1,24 @@
+//! Fingerprints: the reading of robots.txt that best explains a parser.
+//!
+//! A parser's answers to the suite are collected once ([`answers`]); then
+//! the oracle is re-asked under other readings ([`reading`]: a rule
+//! [`Profile`](robots_oracle::Profile) plus a
+//! [`FetchProfile`](robots_oracle::fetch::FetchProfile)) and a hill climb
+//! ([`fit`]) keeps every single-switch change that makes the oracle agree
+//! with the parser on more checks. What no reading explains is left over:
+//! that parser's bugs ([`fit::Fit::residual`]).
+//!
+//! It never asks the parser twice, never judges against a case's
+//! expectation (the fit compares answers with answers), and reaches the
+//! oracle only through the reference adapter.
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod answers;
+pub mod fit;
+pub mod reading;
+
+pub use answers::{Answers, agree};
+pub use fit::{Fit, Residual, fingerprint};
+pub use reading::{Move, Reading, moves};
