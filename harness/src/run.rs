@@ -150,7 +150,7 @@ pub fn judge(
         Expected::Disallowed => Verdict::Disallowed,
         Expected::Value(want) => {
             return match reply {
-                Reply::Value { value } if value == want => {
+                Reply::Value { value } if check.value_matches(want, value) => {
                     (Outcome::Pass, String::new())
                 }
                 Reply::Value { value } => {

@@ -74,6 +74,29 @@ pub struct Check {
 }
 
 impl Check {
+    /// Whether the value `got` answers this check's expected value `want`.
+    /// Values are equal JSON, except crawl-delay values, which the protocol
+    /// defines as decimal numbers written as strings: `"1.50"`, `"1.5"` and
+    /// `"01.5"` are one value (PROTOCOL.md, "Other operations").
+    pub fn value_matches(
+        &self,
+        want: &serde_json::Value,
+        got: &serde_json::Value,
+    ) -> bool {
+        if want == got {
+            return true;
+        }
+        match (&self.request, want.as_str(), got.as_str()) {
+            (Request::CrawlDelay { .. }, Some(w), Some(g)) => {
+                match (canonical_decimal(w), canonical_decimal(g)) {
+                    (Some(w), Some(g)) => w == g,
+                    _ => false,
+                }
+            }
+            _ => false,
+        }
+    }
+
     /// The expectation under `profile` (implementation-defined if the
     /// profile is not one of [`PROFILES`]).
     pub fn expected(&self, profile: &str) -> &Expected {
@@ -108,4 +131,73 @@ pub struct Case {
     pub checks: Vec<Check>,
     /// Why the case is parked, if it is.
     pub ignore: Option<String>,
+}
+
+/// `digits[.digits]` with leading zeros of the integer part and trailing
+/// zeros of the fraction dropped (`"030"` → `"30"`, `"1.50"` → `"1.5"`,
+/// `"0.0"` → `"0"`); `None` for anything else (signs, exponents, spaces).
+fn canonical_decimal(s: &str) -> Option<String> {
+    let (int, frac) = s.split_once('.').unwrap_or((s, ""));
+    let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+    if int.is_empty() && frac.is_empty() || !digits(int) || !digits(frac) {
+        return None;
+    }
+    if s.ends_with('.') || s.starts_with('.') {
+        return None;
+    }
+    let int = int.trim_start_matches('0');
+    let frac = frac.trim_end_matches('0');
+    let int = if int.is_empty() { "0" } else { int };
+    Some(if frac.is_empty() {
+        int.to_string()
+    } else {
+        format!("{int}.{frac}")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(request: Request) -> Check {
+        Check {
+            name: "x".into(),
+            request,
+            expect: BTreeMap::new(),
+            why: None,
+            rule_line: None,
+            reason: None,
+        }
+    }
+
+    #[test]
+    fn crawl_delay_values_compare_as_decimal_numbers() {
+        let c = check(Request::CrawlDelay {
+            robots: Arc::from(&b""[..]),
+            agent: "a".into(),
+        });
+        let yes = [("1.50", "1.5"), ("030", "30"), ("0", "0.0"), ("10", "10")];
+        for (w, g) in yes {
+            assert!(c.value_matches(&w.into(), &g.into()), "{w} = {g}");
+        }
+        let no = [
+            ("1.5", "15"),
+            ("1", "-1"),
+            ("1", "1e0"),
+            ("1", " 1"),
+            ("5", ".5"),
+            ("5", "5."),
+        ];
+        for (w, g) in no {
+            assert!(!c.value_matches(&w.into(), &g.into()), "{w} != {g}");
+        }
+        assert!(!c.value_matches(&"5".into(), &serde_json::Value::Null));
+    }
+
+    #[test]
+    fn other_values_compare_as_json() {
+        let c = check(Request::ValidToken { token: "a".into() });
+        assert!(c.value_matches(&"1.50".into(), &"1.50".into()));
+        assert!(!c.value_matches(&"1.50".into(), &"1.5".into()));
+    }
 }
