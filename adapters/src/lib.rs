@@ -26,6 +26,7 @@ pub mod group;
 pub mod isolate;
 pub mod manifest;
 pub mod pipes;
+pub mod plugin;
 pub mod process;
 pub mod reference;
 pub mod registry;
