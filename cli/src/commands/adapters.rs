@@ -20,7 +20,7 @@ enum Sub {
     List,
     /// Install out-of-process adapters (pinned versions) into .adapters/.
     Setup {
-        /// Adapter names
+        /// Adapter names (or paths of adapter.toml files)
         names: Vec<String>,
         /// Every out-of-process adapter
         #[arg(long)]
@@ -63,7 +63,13 @@ fn finish(bar: &ProgressBar, message: String) {
     println!("[{prefix}] {message}");
 }
 
-fn setup(names: &[String], all: bool) -> anyhow::Result<i32> {
+fn setup(specs: &[String], all: bool) -> anyhow::Result<i32> {
+    // A manifest's path plugs the adapter in; from then on its name.
+    let names: Vec<String> = specs
+        .iter()
+        .map(|s| Ok(registry::lookup(s)?.info.name))
+        .collect::<anyhow::Result<_>>()?;
+    let names = &names[..];
     let entries: Vec<_> = registry::all()
         .into_iter()
         .filter(|e| matches!(e.kind, Kind::External(_)))

@@ -27,8 +27,9 @@ pub struct Args {
     /// Print the decisions as JSON
     #[arg(long)]
     json: bool,
-    /// Ask this adapter instead of the oracle; `all` asks every ready
-    /// adapter and prints the answers side by side with the oracle's
+    /// Ask this adapter (a name, or the path of its adapter.toml) instead
+    /// of the oracle; `all` asks every ready adapter and prints the
+    /// answers side by side with the oracle's
     #[arg(long)]
     adapter: Option<String>,
     /// Ask a command-line program instead, run once per URL from this
@@ -62,9 +63,7 @@ fn read_body(path: &PathBuf) -> anyhow::Result<Vec<u8>> {
 fn open_adapter(name: &str) -> anyhow::Result<Box<dyn Adapter>> {
     use robots_adapters::process::Limits;
     use robots_adapters::registry::{self, Host, Status};
-    let entry = registry::find(name).ok_or_else(|| {
-        anyhow::anyhow!("no adapter `{name}` (see `adapters list`)")
-    })?;
+    let entry = registry::lookup(name)?;
     if let Status::Unavailable { why, fix } = registry::status(&entry) {
         anyhow::bail!("{name} is unavailable: {why} (fix: {fix})");
     }
