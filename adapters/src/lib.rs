@@ -31,6 +31,7 @@ pub mod process;
 pub mod reference;
 pub mod registry;
 mod request;
+pub mod runtime;
 pub mod rust;
 pub mod scenario;
 pub mod wire;

@@ -241,14 +241,13 @@ pub fn status(entry: &Entry) -> Status {
         };
     }
     let Kind::External(m) = &entry.kind else { return Status::Ready };
-    let missing = m.missing_programs();
+    let missing = crate::runtime::missing(m);
     if !missing.is_empty() {
+        let what: Vec<&str> =
+            missing.iter().map(|r| r.what.as_str()).collect();
         return Status::Unavailable {
-            why: format!("{} not on PATH", missing.join(", ")),
-            fix: m
-                .fix
-                .clone()
-                .unwrap_or_else(|| format!("install {}", missing.join(", "))),
+            why: format!("{} missing", what.join(", ")),
+            fix: crate::runtime::fix_line(&missing),
         };
     }
     let Some(ready) = &m.ready else { return Status::Ready };

@@ -394,3 +394,54 @@ fn certify_takes_a_command_and_a_missing_program_is_a_usage_error() {
         );
     }
 }
+
+#[test]
+fn setup_names_each_missing_runtime_and_the_exact_command() {
+    let repo = scratch("plugin-runtimes");
+    let dir = repo.join("node-needy");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("adapter.toml"),
+        "name = \"node-needy\"\nlanguage = \"node\"\npackage = \"needy\"\n\
+         version = \"1\"\nprofile = \"rfc9309\"\n\
+         setup = [[\"npm\", \"ci\"]]\nrun = [\"node\", \"{dir}/a.js\"]\n\
+         requires = [\"node\", \"npm\", \"go\", \"ruby\"]\n",
+    )
+    .unwrap();
+    let state = scratch("plugin-state-runtimes");
+    // An empty PATH: every runtime is missing.
+    let empty = scratch("plugin-empty-path");
+    let run = rc(&state)
+        .env("PATH", &empty)
+        .args(["adapters", "setup", "--adapter-dir"])
+        .arg(&repo)
+        .arg("node-needy")
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1), "{}", text(&run.stderr));
+    let out = text(&run.stdout);
+    for (what, fix) in [
+        ("node", "apt-get install -y nodejs npm"),
+        ("go", "apt-get install -y golang-go"),
+        ("ruby", "apt-get install -y ruby"),
+    ] {
+        let line = out
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{what} ")))
+            .unwrap_or_else(|| panic!("{what} not named: {out}"));
+        assert!(line.contains(fix) && line.contains("node-needy"), "{line}");
+    }
+    let npm =
+        out.lines().find(|l| l.trim_start().starts_with("npm ")).unwrap();
+    assert!(
+        !npm.contains("nodejs"),
+        "npm alone, never Debian's nodejs: {npm}"
+    );
+    assert!(
+        out.contains("all at once: ") && out.contains("apt-get update && "),
+        "{out}"
+    );
+    assert!(out.contains("skipped: node, npm, go, ruby missing"), "{out}");
+    // Nothing was run: the set-up step needs npm.
+    assert!(!state.join("node-needy/setup.log").exists());
+}
