@@ -7,6 +7,7 @@ use std::sync::Arc;
 use anyhow::Context;
 use robots_adapters::command::Template;
 use robots_adapters::reference::Reference;
+use robots_adapters::wire;
 use robots_adapters::{Adapter, Reply, Request};
 
 /// Decide URLs against one robots.txt file.
@@ -128,6 +129,11 @@ fn side_by_side(a: &Args, requests: &[Request]) -> anyhow::Result<i32> {
 }
 
 pub fn run(a: Args) -> anyhow::Result<i32> {
+    // The protocol's rule: `""`, `?q` or `#/x` would be read as different
+    // URLs by different parsers (the oracle's library reads them as `/`).
+    if let Some(e) = a.urls.iter().find_map(|u| wire::url_error(u)) {
+        anyhow::bail!("{e}");
+    }
     let robots: Arc<[u8]> = read_body(&a.robots)?.into();
     let requests: Vec<Request> = a
         .urls
