@@ -329,6 +329,7 @@ fn matrix_runs_a_command_template_in_bounded_memory_without_false_crashes() {
     let json = std::fs::read_to_string(out.join("report.json")).unwrap();
     assert!(json.contains("exit status 7"), "the error says why");
     // 200 MB of output went by; the harness kept next to none of it.
+    eprintln!("peak RSS {peak_kib} KiB");
     assert!(peak_kib < 128 * 1024, "peak RSS {peak_kib} KiB");
     // Each run's scratch folder is gone.
     let prefix = format!("robots-conformance-cmd-{pid}-");

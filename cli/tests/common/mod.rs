@@ -97,10 +97,21 @@ pub fn outcome(
 pub fn run_watching_peak(
     mut command: Command,
 ) -> (std::process::Output, u64, u32) {
-    use std::io::Read;
     use std::process::Stdio;
-    let mut child =
+    let child =
         command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let pid = child.id();
+    let (output, peak) = watch_peak(child);
+    (output, peak, pid)
+}
+
+/// Waits for `child` (stdout and stderr piped) to end, draining its
+/// output and reading its peak resident set from `/proc` meanwhile (as
+/// [`run_watching_peak`]).
+pub fn watch_peak(
+    mut child: std::process::Child,
+) -> (std::process::Output, u64) {
+    use std::io::Read;
     let drain = |mut r: Box<dyn Read + Send>| {
         std::thread::spawn(move || {
             let mut v = Vec::new();
@@ -132,5 +143,5 @@ pub fn run_watching_peak(
         stdout: out.join().unwrap(),
         stderr: err.join().unwrap(),
     };
-    (output, peak, child.id())
+    (output, peak)
 }
