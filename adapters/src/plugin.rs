@@ -87,18 +87,8 @@ pub fn add_manifest(
     path: &Path,
     reserved: &dyn Fn(&str) -> bool,
 ) -> Result<String, PluginError> {
-    let dir = if path.is_dir() {
-        path.to_path_buf()
-    } else {
-        match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        }
-    };
-    let m = if path.is_dir()
-        || path.file_name() == Some("adapter.toml".as_ref())
-    {
-        Manifest::load(&dir)?
+    let m = if path.is_dir() {
+        Manifest::load(path)?
     } else {
         Manifest::load_file(path)?
     };
