@@ -221,3 +221,84 @@ fn serve_of_a_flooding_adapter_answers_in_bounded_memory() {
     eprintln!("peak RSS {peak_kib} KiB");
     assert!(peak_kib < 200 * 1024, "peak RSS {peak_kib} KiB");
 }
+
+/// A small tmpfs mounted on a fresh folder, unmounted when dropped; `None`
+/// where this process may not mount (not root, or no mount namespace
+/// rights).
+struct SmallDisk(PathBuf);
+
+impl SmallDisk {
+    fn mount(tag: &str, size: &str) -> Option<SmallDisk> {
+        let dir = scratch(tag);
+        let ok = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(&dir)
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        ok.then_some(SmallDisk(dir))
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+#[test]
+fn a_full_disk_never_destroys_the_old_baseline() {
+    let Some(disk) = SmallDisk::mount("hostile-full-disk", "256k") else {
+        eprintln!("skipped: cannot mount a tmpfs here (needs root)");
+        return;
+    };
+    let checks = [
+        common::Check { url: "/yes", expect: "allowed" },
+        common::Check { url: "/no", expect: "disallowed" },
+    ];
+    let cases = common::cases(
+        "full-disk",
+        "User-agent: *\\nDisallow: /no\\n",
+        &checks,
+    );
+    let baseline = disk.0.join("baseline.json");
+    let matrix = |adapters: &str| {
+        bin()
+            .args(["matrix", "--threads", "--adapters", adapters, "--cases"])
+            .arg(&cases)
+            .arg("--baseline")
+            .arg(&baseline)
+            .arg("--update-baseline")
+            .output()
+            .unwrap()
+    };
+    let run = matrix("rust-robotxt");
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let before = std::fs::read(&baseline).unwrap();
+    // Fill the disk to the last byte.
+    let mut filler = std::fs::File::create(disk.0.join("filler")).unwrap();
+    let chunk = [0u8; 1024];
+    while filler.write_all(&chunk).is_ok() {}
+    let _ = filler.sync_all();
+    let run = matrix("rust-robotxt,rust-robots_txt");
+    assert_eq!(run.status.code(), Some(2), "{}", text(&run.stdout));
+    let err = text(&run.stderr);
+    eprintln!("{err}");
+    assert!(
+        err.contains(&disk.0.display().to_string()),
+        "names the path: {err}"
+    );
+    assert_eq!(
+        std::fs::read(&baseline).unwrap(),
+        before,
+        "old baseline intact"
+    );
+    let mut names: Vec<String> = std::fs::read_dir(&disk.0)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names.retain(|n| !n.ends_with(".lock"));
+    assert_eq!(names, ["baseline.json", "filler"], "no temp file left");
+}
