@@ -28,6 +28,13 @@ impl RobotsTxt {
     /// Decides whether the crawler with product token `agent` may access
     /// `url` (an absolute URL, or a path with optional query), and why.
     ///
+    /// A relative reference with an empty path (`""`, a bare query `?q`,
+    /// a bare fragment `#x`) is normalised as resolved against the root
+    /// (RFC 3986 §5.2: `""` and `#x` are `/`, `?q` is `/?q`). The harness
+    /// does not pass them on: the protocol (`robots-conformance serve`),
+    /// `check` and the case loader refuse them, so that every parser is
+    /// asked the same URL.
+    ///
     /// ```
     /// use robots_oracle::{Profile, RobotsTxt, Verdict};
     /// let body = b"User-agent: *\nAllow: /p\nDisallow: /\n";

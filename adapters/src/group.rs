@@ -56,3 +56,15 @@ pub fn stop(mut child: Child, grace: Duration) {
     let _ = kill_process_group(pid, Signal::KILL);
     let _ = child.wait();
 }
+
+/// For a leader that has exited (see [`wait_exit`]): SIGKILL to what it
+/// left running in its group, then reaps it; its exit status.
+///
+/// # Errors
+///
+/// When the leader cannot be waited for.
+pub fn reap(mut child: Child) -> std::io::Result<std::process::ExitStatus> {
+    let pid = Pid::from_child(&child);
+    let _ = kill_process_group(pid, Signal::KILL);
+    child.wait()
+}

@@ -1,6 +1,7 @@
-//! Out-of-process adapter manifests: `adapters/ext/<name>/adapter.toml`
-//! (format in `adapters/PROTOCOL.md`), with the placeholders `{dir}`,
-//! `{state}` and `{python}` expanded.
+//! Out-of-process adapter manifests: `adapters/ext/<name>/adapter.toml`,
+//! or one in a parser's own repository ([`crate::plugin`]), format in
+//! `adapters/PROTOCOL.md`, with the placeholders `{dir}`, `{state}`,
+//! `{lib}` and `{python}` expanded.
 //!
 //! It only reads and expands manifests; it never runs their commands
 //! (the registry runs the ready check, `adapters setup` the set-up).
@@ -81,9 +82,16 @@ pub fn state_root() -> PathBuf {
         })
 }
 
+/// The protocol helpers for Python and Node (`adapters/ext/lib/`), which
+/// an adapter outside this repository reaches as `{lib}`.
+pub fn lib_dir() -> PathBuf {
+    ext_root().join("lib")
+}
+
 fn expand(s: &str, dir: &Path, state: &Path) -> String {
     s.replace("{dir}", &dir.to_string_lossy())
         .replace("{state}", &state.to_string_lossy())
+        .replace("{lib}", &lib_dir().to_string_lossy())
         .replace("{python}", "python3")
 }
 
@@ -115,7 +123,20 @@ impl Manifest {
     ///
     /// When the file cannot be read or does not follow the format.
     pub fn load(dir: &Path) -> Result<Manifest, ManifestError> {
-        let file = dir.join("adapter.toml");
+        Manifest::load_file(&dir.join("adapter.toml"))
+    }
+
+    /// Loads the manifest `file` (any name); `{dir}` is its folder.
+    ///
+    /// # Errors
+    ///
+    /// When the file cannot be read or does not follow the format.
+    pub fn load_file(file: &Path) -> Result<Manifest, ManifestError> {
+        let dir = match file.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let file = file.to_path_buf();
         let text = std::fs::read_to_string(&file).map_err(|source| {
             ManifestError::Read { file: file.clone(), source }
         })?;

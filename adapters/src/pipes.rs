@@ -48,6 +48,46 @@ pub enum Line {
 #[derive(Debug, PartialEq, Eq)]
 pub struct TooLong;
 
+/// What ended a walk over one line ([`each_piece`]).
+enum End {
+    /// Its newline (consumed).
+    Newline,
+    /// The end of input.
+    Eof,
+    /// The caller stopped it (the piece it refused is not consumed).
+    Stopped,
+}
+
+/// The one read loop of both line readers: hands the bytes up to the next
+/// newline to `take`, a buffer at a time (the newline excluded), consuming
+/// each piece `take` accepts; `take` returns `false` to stop.
+fn each_piece<R: BufRead>(
+    r: &mut R,
+    mut take: impl FnMut(&[u8]) -> bool,
+) -> std::io::Result<End> {
+    loop {
+        let buf = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(End::Eof);
+        }
+        let (n, newline) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (i, true),
+            None => (buf.len(), false),
+        };
+        if !take(&buf[..n]) {
+            return Ok(End::Stopped);
+        }
+        r.consume(n + usize::from(newline));
+        if newline {
+            return Ok(End::Newline);
+        }
+    }
+}
+
 /// Reads the next line of at most `max` bytes, without its line end.
 /// `Ok(None)` at end of input (a last line without newline is a line).
 pub fn next_line<R: BufRead>(
@@ -55,56 +95,29 @@ pub fn next_line<R: BufRead>(
     max: usize,
 ) -> std::io::Result<Option<Result<Vec<u8>, TooLong>>> {
     let mut line = Vec::new();
-    loop {
-        let buf = match r.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buf.is_empty() {
-            return Ok((!line.is_empty()).then_some(Ok(line)));
+    let end = each_piece(r, |piece| {
+        let fits = line.len() + piece.len() <= max;
+        if fits {
+            line.extend_from_slice(piece);
         }
-        let (take, done) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (i, true),
-            None => (buf.len(), false),
-        };
-        if line.len() + take > max {
-            return Ok(Some(Err(TooLong)));
-        }
-        line.extend_from_slice(&buf[..take]);
-        r.consume(take + usize::from(done));
-        if done {
+        fits
+    })?;
+    Ok(match end {
+        End::Stopped => Some(Err(TooLong)),
+        End::Eof => (!line.is_empty()).then_some(Ok(line)),
+        End::Newline => {
             if line.last() == Some(&b'\r') {
                 line.pop();
             }
-            return Ok(Some(Ok(line)));
+            Some(Ok(line))
         }
-    }
+    })
 }
 
 /// Consumes input up to and including the next newline, in bounded
 /// memory (what is left of a [`TooLong`] line).
 pub fn skip_line<R: BufRead>(r: &mut R) -> std::io::Result<()> {
-    loop {
-        let buf = match r.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buf.is_empty() {
-            return Ok(());
-        }
-        match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => {
-                r.consume(i + 1);
-                return Ok(());
-            }
-            None => {
-                let n = buf.len();
-                r.consume(n);
-            }
-        }
-    }
+    each_piece(r, |_| true).map(|_| ())
 }
 
 /// Sends the lines of `stdout` (each at most `max` bytes) until it ends,

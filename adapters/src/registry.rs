@@ -1,6 +1,7 @@
 //! Every adapter the harness knows by name: the reference oracle (one per
-//! profile), the in-process Rust crates, and the out-of-process adapters
-//! under `adapters/ext/`.
+//! profile), the in-process Rust crates, the out-of-process adapters
+//! under `adapters/ext/` and those plugged in from elsewhere
+//! ([`crate::plugin`]), and a command template ([`command_entry`]).
 //!
 //! It names and opens adapters; it never asks them anything itself and
 //! never chooses expectations (the runner does).
@@ -9,7 +10,9 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use crate::breaker::Breaker;
-use crate::manifest::Manifest;
+use crate::command::Template;
+use crate::manifest::{self, Manifest};
+use crate::plugin::{self, PluginError};
 use crate::process::{Limits, Process};
 use crate::reference::Reference;
 use crate::{Adapter, Info};
@@ -23,6 +26,9 @@ pub enum Kind {
     InProcess,
     /// A process speaking the protocol.
     External(Box<Manifest>),
+    /// A program run once per check from a template
+    /// ([`crate::command::Template`]): its words, placeholders unfilled.
+    Command(Vec<String>),
 }
 
 /// A known adapter.
@@ -106,7 +112,15 @@ pub fn all() -> Vec<Entry> {
         crate::rust::robotstxt_rs::RobotstxtRs,
         ""
     );
-    for m in Manifest::discover().into_iter().flatten() {
+    let plugged = plugin::manifests();
+    let discovered = Manifest::discover().into_iter().flatten();
+    let shadowed = |m: &Manifest| plugged.iter().any(|p| p.name == m.name);
+    let external: Vec<Manifest> = plugged
+        .iter()
+        .cloned()
+        .chain(discovered.filter(|m| !shadowed(m)))
+        .collect();
+    for m in external {
         let info = Info {
             name: m.name.clone(),
             language: m.language.clone(),
@@ -123,22 +137,117 @@ pub fn all() -> Vec<Entry> {
     out
 }
 
-/// The adapter named `name`.
+/// The adapter named `name`, or given by its manifest's path (which
+/// plugs it in: see [`lookup`]).
 pub fn find(name: &str) -> Option<Entry> {
-    all().into_iter().find(|e| e.info.name == name)
+    lookup(name).ok()
+}
+
+/// Why an adapter name does not name an adapter.
+#[derive(Debug, thiserror::Error)]
+pub enum LookupError {
+    /// No adapter has that name.
+    #[error("no adapter `{name}`; known: {}", known.join(", "))]
+    Unknown {
+        /// The name asked for.
+        name: String,
+        /// Every name there is.
+        known: Vec<String>,
+    },
+    /// A manifest's path that cannot be plugged in.
+    #[error(transparent)]
+    Plugin(#[from] PluginError),
+}
+
+/// Whether `name` is taken by an adapter that is not a manifest (the
+/// oracle, a Rust crate): a plugged-in adapter may not take it.
+pub fn built_in(name: &str) -> bool {
+    all().iter().any(|e| {
+        e.info.name == name
+            && matches!(e.kind, Kind::Reference(_) | Kind::InProcess)
+    })
+}
+
+/// Plugs in every adapter in `dir` (`--adapter-dir`): see
+/// [`plugin::add_dir`].
+///
+/// # Errors
+///
+/// As [`plugin::add_dir`].
+pub fn add_dir(dir: &std::path::Path) -> Result<Vec<String>, PluginError> {
+    plugin::add_dir(dir, &built_in)
+}
+
+/// The adapter `spec` names: an adapter's name, or the path of an
+/// `adapter.toml` (or of a folder holding one), which is plugged in for
+/// the rest of the process and then known by its name too.
+///
+/// # Errors
+///
+/// When no adapter has that name (the error lists the known ones), or the
+/// manifest cannot be plugged in.
+pub fn lookup(spec: &str) -> Result<Entry, LookupError> {
+    let name = if plugin::is_path(spec) {
+        plugin::add_manifest(std::path::Path::new(spec), &built_in)?
+    } else {
+        spec.to_string()
+    };
+    let all = all();
+    if let Some(e) = all.iter().find(|e| e.info.name == name) {
+        return Ok(e.clone());
+    }
+    Err(LookupError::Unknown {
+        name,
+        known: all.into_iter().map(|e| e.info.name).collect(),
+    })
+}
+
+/// The entry for a command template (`--command`): named `command`,
+/// claiming `profile`, answering `decide` only.
+///
+/// # Errors
+///
+/// When the template does not split into words or lacks `{url}`.
+pub fn command_entry(
+    template: &str,
+    profile: &str,
+) -> Result<Entry, crate::command::TemplateError> {
+    let argv = crate::command::parse(template)?;
+    Ok(Entry {
+        info: Info {
+            name: crate::command::NAME.into(),
+            language: "any".into(),
+            version: argv[0].clone(),
+            profile: profile.into(),
+            capabilities: crate::Capabilities::decide_only(),
+        },
+        kind: Kind::Command(argv),
+        note: format!(
+            "the command `{template}` (exit 0 allowed, 1 disallowed)"
+        ),
+    })
 }
 
 /// Whether `entry` can run here.
 pub fn status(entry: &Entry) -> Status {
-    let Kind::External(m) = &entry.kind else { return Status::Ready };
-    let missing = m.missing_programs();
-    if !missing.is_empty() {
+    if let Kind::Command(argv) = &entry.kind {
+        let program = &argv[0];
+        if manifest::on_path(program) {
+            return Status::Ready;
+        }
         return Status::Unavailable {
-            why: format!("{} not on PATH", missing.join(", ")),
-            fix: m
-                .fix
-                .clone()
-                .unwrap_or_else(|| format!("install {}", missing.join(", "))),
+            why: format!("{program} not found (not on PATH, nor a path)"),
+            fix: format!("install {program}, or give its path"),
+        };
+    }
+    let Kind::External(m) = &entry.kind else { return Status::Ready };
+    let missing = crate::runtime::missing(m);
+    if !missing.is_empty() {
+        let what: Vec<&str> =
+            missing.iter().map(|r| r.what.as_str()).collect();
+        return Status::Unavailable {
+            why: format!("{} missing", what.join(", ")),
+            fix: crate::runtime::fix_line(&missing),
         };
     }
     let Some(ready) = &m.ready else { return Status::Ready };
@@ -202,6 +311,12 @@ pub fn open_sharing(
             Box::new(Reference::for_profile(p).expect("built-in profile"))
         }
         Kind::External(m) => Box::new(process(m.run.clone())),
+        Kind::Command(argv) => Box::new(Template::from_argv(
+            argv.clone(),
+            None,
+            limits.base,
+            entry.info.clone(),
+        )),
         Kind::InProcess => {
             open_in_process(&entry.info.name, IN_PROCESS_DEADLINE)
         }

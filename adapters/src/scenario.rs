@@ -15,7 +15,8 @@
 //! oracle's definition of an origin, §2.3, so that a case, the fixture
 //! and the reference agree on which authority is which) and [`resolve`]
 //! (a redirect's `Location` against the URL that sent it, RFC 3986 §5,
-//! by the `url` crate).
+//! the oracle's resolution, so the fixture follows redirects where the
+//! oracle's walk does).
 
 use std::fmt;
 use std::sync::Arc;
@@ -43,17 +44,12 @@ pub fn origin(url: &str) -> Option<String> {
 }
 
 /// `location` (a redirect target) resolved against `base`, the URL that
-/// answered with it (RFC 3986 §5). A `location` that is already absolute
-/// is returned as written (trimmed); one that cannot be resolved too.
+/// answered with it (RFC 3986 §5): the oracle's own resolution, so that
+/// the fixture's hosts follow a redirect exactly where the oracle's fetch
+/// walk does. A `location` that is already absolute is returned as
+/// written (trimmed); one that cannot be resolved too.
 pub fn resolve(base: &str, location: &str) -> String {
-    let location = location.trim();
-    if origin(location).is_some() {
-        return location.to_string();
-    }
-    match url::Url::parse(base).and_then(|b| b.join(location)) {
-        Ok(u) => u.to_string(),
-        Err(_) => location.to_string(),
-    }
+    robots_oracle::fetch::resolve(base, location)
 }
 
 /// The path and query of an absolute URL, as written (fragment dropped).

@@ -57,7 +57,7 @@ pub struct RunOptions {
     #[arg(long, value_delimiter = ',', value_name = "A,B")]
     pub agents: Vec<String>,
     /// Adapters besides the oracle: `rust` (the in-process crates),
-    /// `none`, or names, comma-separated
+    /// `none`, or names (or paths of adapter.toml files), comma-separated
     #[arg(long, default_value = "rust", value_name = "LIST")]
     pub adapters: String,
     /// A body (or record) larger than this many bytes is a bad record

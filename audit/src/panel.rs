@@ -69,9 +69,11 @@ impl Selection {
                 for name in
                     list.split(',').map(str::trim).filter(|n| !n.is_empty())
                 {
-                    let entry = registry::find(name).ok_or_else(|| Error::Adapter {
-                        name: name.into(),
-                        why: "unknown (see `robots-conformance adapters list`)".into(),
+                    let entry = registry::lookup(name).map_err(|e| {
+                        Error::Adapter {
+                            name: name.into(),
+                            why: e.to_string(),
+                        }
                     })?;
                     if let Kind::Reference(_) = entry.kind {
                         return Err(Error::Adapter {

@@ -251,3 +251,27 @@ fn serve_answers_an_error_for_each_url_that_is_not_a_path_or_absolute() {
         assert!(e.contains("path starting with exactly one '/'"), "{i}: {e}");
     }
 }
+
+#[test]
+fn check_refuses_urls_that_are_not_a_path_or_absolute() {
+    let dir = std::env::temp_dir()
+        .join(format!("rc-check-urls-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("robots.txt");
+    std::fs::write(&file, "User-agent: *\nDisallow: /\n").unwrap();
+    for bad in ["", "#/x", "?q", "//h/x", "x"] {
+        let run = bin()
+            .args(["check", "--agent", "a", "--robots"])
+            .arg(&file)
+            .args(["/ok", bad])
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(2), "{bad:?}");
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert!(
+            err.contains("path starting with exactly one '/'"),
+            "{bad:?}: {err}"
+        );
+        assert!(run.stdout.is_empty(), "{bad:?}: nothing is decided");
+    }
+}

@@ -7,6 +7,8 @@
 //! holding stdout is killed with its adapter's process group; an adapter
 //! that never starts is given up on after a few starts.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
@@ -254,34 +256,22 @@ fn a_stdout_flood_is_a_protocol_error_in_bounded_memory() {
     let urls = ["/ok", "/flood", "/ok2"];
     let cases = cases_with("flood", &urls, 1);
     let out = scratch("out-flood");
-    // Run the matrix under a Python parent that reports its children's
-    // peak resident set (ru_maxrss, KiB on Linux).
-    let inner = matrix_command(
+    // The harness's peak resident set, read from /proc while it runs.
+    let mut inner = matrix_command(
         "fake-flood",
         &cases,
         &["--out", out.to_str().unwrap()],
     );
-    let mut argv = vec![inner.get_program().to_owned()];
-    argv.extend(inner.get_args().map(ToOwned::to_owned));
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/misbehaving");
-    let run = Command::new("python3")
-        .env("ROBOTS_CONFORMANCE_ADAPTERS", fixtures)
-        .args([
-            "-c",
-            "import resource, subprocess, sys\n\
-             rc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode\n\
-             print(rc, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)",
-        ])
-        .args(argv)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    let mut words = stdout.split_whitespace();
-    let rc: i32 = words.next().unwrap().parse().unwrap();
-    let peak_kib: u64 = words.next().unwrap().parse().unwrap();
-    assert_eq!(rc, 0, "{}", String::from_utf8_lossy(&run.stderr));
+    inner.stdin(std::process::Stdio::null());
+    let (run, peak_kib, _) = common::run_watching_peak(inner);
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     // The line cap is 16 MiB; without it the flood grows by GBs.
+    eprintln!("peak RSS {peak_kib} KiB");
     assert!(peak_kib < 256 * 1024, "peak RSS {peak_kib} KiB");
     let report = report(&out);
     for (n, want) in [(1, "pass"), (2, "protocol-error"), (3, "pass")] {

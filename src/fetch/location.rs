@@ -114,7 +114,7 @@ pub fn governs(robots_url: &str, url: &str) -> bool {
 /// `location` (a redirect target) resolved against `base`, the URL that
 /// answered with it (RFC 3986 §5, the common forms: absolute,
 /// scheme-relative `//host/p`, absolute path `/p`, relative path `p`).
-pub(crate) fn resolve(base: &str, location: &str) -> String {
+pub fn resolve(base: &str, location: &str) -> String {
     let location = location.trim();
     if split(location).is_some() {
         return location.to_string();

@@ -67,7 +67,7 @@ mod scenario;
 mod switches;
 
 pub use access::{Access, FetchDecision, Policy, Step, access};
-pub use location::{governs, origin};
+pub use location::{governs, origin, resolve};
 pub use profile::{Citation, FetchProfile, MaxAge};
 pub use scenario::{
     Answer, Cached, DEFAULT_START, Fetched, NetworkError, Response, Route,

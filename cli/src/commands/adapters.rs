@@ -6,6 +6,7 @@ use std::time::Instant;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use robots_adapters::registry::{self, Kind, Status};
+use robots_adapters::runtime;
 
 /// List or install adapters.
 #[derive(clap::Args, Debug)]
@@ -20,7 +21,7 @@ enum Sub {
     List,
     /// Install out-of-process adapters (pinned versions) into .adapters/.
     Setup {
-        /// Adapter names
+        /// Adapter names (or paths of adapter.toml files)
         names: Vec<String>,
         /// Every out-of-process adapter
         #[arg(long)]
@@ -55,6 +56,39 @@ fn list() -> anyhow::Result<i32> {
     Ok(0)
 }
 
+/// Says which runtimes the adapters to set up need and lack, each with
+/// the adapters that need it and the exact command, then one line for
+/// all the apt packages.
+fn report_missing_runtimes(entries: &[registry::Entry]) {
+    let mut all: Vec<(runtime::Missing, Vec<String>)> = Vec::new();
+    for e in entries {
+        let Kind::External(m) = &e.kind else { continue };
+        for r in runtime::missing(m) {
+            match all.iter_mut().find(|(known, _)| *known == r) {
+                Some((_, names)) => names.push(m.name.clone()),
+                None => all.push((r, vec![m.name.clone()])),
+            }
+        }
+    }
+    if all.is_empty() {
+        return;
+    }
+    println!("missing runtimes (the adapters needing them are skipped):");
+    for (r, names) in &all {
+        println!(
+            "  {:<14} {}  (for {})",
+            r.what,
+            r.fix.command(),
+            names.join(", ")
+        );
+    }
+    let missing: Vec<runtime::Missing> =
+        all.into_iter().map(|(r, _)| r).collect();
+    if let Some(line) = runtime::apt_line(&missing) {
+        println!("all at once: {line}");
+    }
+}
+
 /// Ends the spinner and prints the outcome on its own line (also when
 /// stderr is not a terminal and the spinner is hidden).
 fn finish(bar: &ProgressBar, message: String) {
@@ -63,7 +97,13 @@ fn finish(bar: &ProgressBar, message: String) {
     println!("[{prefix}] {message}");
 }
 
-fn setup(names: &[String], all: bool) -> anyhow::Result<i32> {
+fn setup(specs: &[String], all: bool) -> anyhow::Result<i32> {
+    // A manifest's path plugs the adapter in; from then on its name.
+    let names: Vec<String> = specs
+        .iter()
+        .map(|s| Ok(registry::lookup(s)?.info.name))
+        .collect::<anyhow::Result<_>>()?;
+    let names = &names[..];
     let entries: Vec<_> = registry::all()
         .into_iter()
         .filter(|e| matches!(e.kind, Kind::External(_)))
@@ -76,6 +116,7 @@ fn setup(names: &[String], all: bool) -> anyhow::Result<i32> {
         );
     }
     anyhow::ensure!(!entries.is_empty(), "name adapters to set up, or --all");
+    report_missing_runtimes(&entries);
     let mut failed = 0;
     for (i, e) in entries.iter().enumerate() {
         let Kind::External(m) = &e.kind else { continue };
@@ -87,14 +128,16 @@ fn setup(names: &[String], all: bool) -> anyhow::Result<i32> {
         );
         bar.set_prefix(format!("{}/{} {}", i + 1, entries.len(), m.name));
         bar.enable_steady_tick(std::time::Duration::from_millis(200));
-        let missing = m.missing_programs();
+        let missing = runtime::missing(m);
         if !missing.is_empty() {
+            let what: Vec<&str> =
+                missing.iter().map(|r| r.what.as_str()).collect();
             finish(
                 &bar,
                 format!(
-                    "unavailable: {} not on PATH (fix: {})",
-                    missing.join(", "),
-                    m.fix.as_deref().unwrap_or("install it")
+                    "skipped: {} missing (fix: {})",
+                    what.join(", "),
+                    runtime::fix_line(&missing)
                 ),
             );
             failed += 1;

@@ -14,16 +14,21 @@ use robots_runner::output::{OutDir, atomic_write};
 use robots_runner::suite::{Filter, Suite};
 
 use super::CasesDir;
-use super::matrix::{run_matrix, select_entries};
+use super::matrix::{command_entry, run_matrix};
 
 /// Per-clause compliance report for one adapter.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
     cases: CasesDir,
-    /// The adapter to certify
-    #[arg(long)]
-    adapter: String,
+    /// The adapter to certify (a name, or the path of its adapter.toml)
+    #[arg(long, required_unless_present = "command")]
+    adapter: Option<String>,
+    /// Certify a command-line program instead, run once per check from
+    /// this template (`{robots}`: a file with the body, `{agent}`,
+    /// `{url}`; exit status 0 means allowed, 1 disallowed)
+    #[arg(long, value_name = "TEMPLATE", conflicts_with = "adapter")]
+    command: Option<String>,
     /// Expectations to certify against (`claimed`: the adapter's own)
     #[arg(long, default_value = "rfc9309", value_parser = ["rfc9309", "google", "claimed"])]
     profile: String,
@@ -98,7 +103,12 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         suite.errors.is_empty(),
         "fix the case files first (robots-conformance validate)"
     );
-    let entries = select_entries(&a.adapter)?;
+    let entries = match (&a.command, &a.adapter) {
+        (Some(template), _) => vec![command_entry(template)?],
+        (None, Some(spec)) => vec![registry::lookup(spec)?],
+        (None, None) => anyhow::bail!("--adapter or --command is required"),
+    };
+    let name = entries[0].info.name.clone();
     // A busy or unwritable folder is refused before anything runs.
     let out = OutDir::claim(&a.out)?;
     let m = run_matrix(
@@ -112,12 +122,10 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     let col = &m.adapters[0];
     anyhow::ensure!(
         col.status == "ready",
-        "{} is unavailable: {}",
-        a.adapter,
+        "{name} is unavailable: {}",
         col.fix.clone().unwrap_or_default()
     );
-    let cert =
-        certify(&m, &a.adapter).context("no results for the adapter")?;
+    let cert = certify(&m, &name).context("no results for the adapter")?;
     let fit = fit_of(&suite, &entries[0], a.timeout);
     let mut md = Vec::new();
     write_markdown(&cert, &mut md)?;

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use anyhow::Context;
 use robots_adapters::command::Template;
 use robots_adapters::reference::Reference;
+use robots_adapters::wire;
 use robots_adapters::{Adapter, Reply, Request};
 
 /// Decide URLs against one robots.txt file.
@@ -27,8 +28,9 @@ pub struct Args {
     /// Print the decisions as JSON
     #[arg(long)]
     json: bool,
-    /// Ask this adapter instead of the oracle; `all` asks every ready
-    /// adapter and prints the answers side by side with the oracle's
+    /// Ask this adapter (a name, or the path of its adapter.toml) instead
+    /// of the oracle; `all` asks every ready adapter and prints the
+    /// answers side by side with the oracle's
     #[arg(long)]
     adapter: Option<String>,
     /// Ask a command-line program instead, run once per URL from this
@@ -62,9 +64,7 @@ fn read_body(path: &PathBuf) -> anyhow::Result<Vec<u8>> {
 fn open_adapter(name: &str) -> anyhow::Result<Box<dyn Adapter>> {
     use robots_adapters::process::Limits;
     use robots_adapters::registry::{self, Host, Status};
-    let entry = registry::find(name).ok_or_else(|| {
-        anyhow::anyhow!("no adapter `{name}` (see `adapters list`)")
-    })?;
+    let entry = registry::lookup(name)?;
     if let Status::Unavailable { why, fix } = registry::status(&entry) {
         anyhow::bail!("{name} is unavailable: {why} (fix: {fix})");
     }
@@ -129,6 +129,11 @@ fn side_by_side(a: &Args, requests: &[Request]) -> anyhow::Result<i32> {
 }
 
 pub fn run(a: Args) -> anyhow::Result<i32> {
+    // The protocol's rule: `""`, `?q` or `#/x` would be read as different
+    // URLs by different parsers (the oracle's library reads them as `/`).
+    if let Some(e) = a.urls.iter().find_map(|u| wire::url_error(u)) {
+        anyhow::bail!("{e}");
+    }
     let robots: Arc<[u8]> = read_body(&a.robots)?.into();
     let requests: Vec<Request> = a
         .urls

@@ -16,7 +16,8 @@ use super::matrix::select_entries;
 /// Find, minimise and classify where parsers disagree with the oracle.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Adapters: `ready`, or names separated by commas
+    /// Adapters: `ready`, or names (or paths of adapter.toml files)
+    /// separated by commas
     #[arg(long, default_value = "ready")]
     adapters: String,
     /// Stop after this long (e.g. 60s, 2m)

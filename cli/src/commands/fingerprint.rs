@@ -19,7 +19,8 @@ use super::CasesDir;
 pub struct Args {
     #[command(flatten)]
     cases: CasesDir,
-    /// The adapter to fingerprint
+    /// The adapter to fingerprint (a name, or the path of its
+    /// adapter.toml)
     #[arg(long)]
     adapter: String,
     /// Only checks whose name contains one of these
@@ -46,13 +47,12 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         suite.errors.is_empty(),
         "fix the case files first (robots-conformance validate)"
     );
-    let entry = registry::find(&a.adapter).with_context(|| {
-        let names: Vec<String> =
-            registry::all().into_iter().map(|e| e.info.name).collect();
-        format!("no adapter `{}`; known: {}", a.adapter, names.join(", "))
-    })?;
+    let entry = registry::lookup(&a.adapter)?;
     if let Status::Unavailable { why, fix } = registry::status(&entry) {
-        anyhow::bail!("{} is unavailable: {why} (fix: {fix})", a.adapter);
+        anyhow::bail!(
+            "{} is unavailable: {why} (fix: {fix})",
+            entry.info.name
+        );
     }
     let filter = Filter {
         include: a.filters.clone(),

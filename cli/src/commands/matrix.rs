@@ -4,7 +4,6 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use anyhow::Context;
 use indicatif::{
     MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle,
 };
@@ -18,14 +17,34 @@ use robots_runner::suite::{Filter, Suite};
 
 use super::CasesDir;
 
+/// The entry for `--command TEMPLATE`, checked to be runnable (a missing
+/// program is a usage error, not a column of crashes).
+pub fn command_entry(template: &str) -> anyhow::Result<Entry> {
+    let entry = registry::command_entry(template, "rfc9309")
+        .map_err(|e| anyhow::anyhow!("--command: {e}"))?;
+    if let registry::Status::Unavailable { why, fix } =
+        registry::status(&entry)
+    {
+        anyhow::bail!("--command: {why} (fix: {fix})");
+    }
+    Ok(entry)
+}
+
 /// Run the corpus against many parsers.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
     cases: CasesDir,
-    /// Adapters: `all`, `ready`, or names separated by commas
-    #[arg(long, default_value = "ready")]
-    adapters: String,
+    /// Adapters: `all`, `ready`, `none`, or names (or paths of
+    /// adapter.toml files) separated by commas [default: ready, or none
+    /// with --command]
+    #[arg(long)]
+    adapters: Option<String>,
+    /// Also run a command-line program, once per check, from this
+    /// template (`{robots}`: a file with the body, `{agent}`, `{url}`;
+    /// exit status 0 means allowed, 1 disallowed): the column `command`
+    #[arg(long, value_name = "TEMPLATE")]
+    command: Option<String>,
     /// The expectations outcomes are counted under (`claimed`: each
     /// adapter's own claimed profile)
     #[arg(long, default_value = "rfc9309", value_parser = ["rfc9309", "google", "claimed"])]
@@ -60,31 +79,20 @@ pub struct Args {
     threads: bool,
 }
 
-/// The entries `spec` names (`all`, `ready`, or a comma list).
+/// The entries `spec` names (`all`, `ready`, `none`, or a comma list of
+/// names and manifest paths).
 pub fn select_entries(spec: &str) -> anyhow::Result<Vec<Entry>> {
     let all = registry::all();
     match spec {
+        "none" => Ok(Vec::new()),
         "all" => Ok(all),
         "ready" => Ok(all
             .into_iter()
             .filter(|e| registry::status(e) == registry::Status::Ready)
             .collect()),
-        list => list
-            .split(',')
-            .map(|n| {
-                let n = n.trim();
-                all.iter().find(|e| e.info.name == n).cloned().with_context(
-                    || {
-                        let names: Vec<&str> =
-                            all.iter().map(|e| e.info.name.as_str()).collect();
-                        format!(
-                            "no adapter `{n}`; known: {}",
-                            names.join(", ")
-                        )
-                    },
-                )
-            })
-            .collect(),
+        list => {
+            list.split(',').map(|n| Ok(registry::lookup(n.trim())?)).collect()
+        }
     }
 }
 
@@ -203,7 +211,15 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         suite.errors.is_empty(),
         "fix the case files first (robots-conformance validate)"
     );
-    let entries = select_entries(&a.adapters)?;
+    let spec = a.adapters.as_deref().unwrap_or(match a.command {
+        Some(_) => "none",
+        None => "ready",
+    });
+    let mut entries = select_entries(spec)?;
+    if let Some(template) = &a.command {
+        entries.push(command_entry(template)?);
+    }
+    anyhow::ensure!(!entries.is_empty(), "no adapters selected");
     // Everything that can fail without running is checked first.
     let plan = plan_baseline(&a)?;
     let out = a.out.as_deref().map(OutDir::claim).transpose()?;

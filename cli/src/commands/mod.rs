@@ -29,6 +29,11 @@ use clap::{Parser, Subcommand};
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// A folder of adapter folders (each with an adapter.toml), or one
+    /// adapter folder, outside this repository: its adapters are known
+    /// by name to every command (repeatable)
+    #[arg(long, global = true, value_name = "DIR")]
+    adapter_dir: Vec<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -97,6 +102,10 @@ fn parse_timeout(s: &str) -> Result<f64, String> {
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<i32> {
+    for dir in &cli.adapter_dir {
+        robots_adapters::registry::add_dir(dir)
+            .map_err(|e| anyhow::anyhow!("--adapter-dir: {e}"))?;
+    }
     match cli.command {
         Command::Check(a) => check::run(a),
         Command::Run(a) => run::run(a),

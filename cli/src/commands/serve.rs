@@ -24,7 +24,8 @@ pub struct Args {
     /// The profile the oracle decides under
     #[arg(long, default_value = "rfc9309", value_parser = ["rfc9309", "google"])]
     profile: String,
-    /// Serve this adapter instead of the oracle (e.g. rust-robotxt)
+    /// Serve this adapter instead of the oracle (e.g. rust-robotxt, or
+    /// the path of an adapter.toml)
     #[arg(long)]
     adapter: Option<String>,
 }
@@ -123,8 +124,8 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     let name = a.adapter.clone().unwrap_or_else(|| {
         robots_adapters::reference::Reference::name_for(&a.profile)
     });
-    let entry = registry::find(&name)
-        .ok_or_else(|| anyhow::anyhow!("no adapter `{name}`"))?;
+    let entry = registry::lookup(&name)?;
+    let name = entry.info.name.clone();
     // The parent enforces deadlines by killing this process; here a
     // request may take as long as it takes.
     let limits = Limits {
