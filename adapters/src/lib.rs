@@ -32,6 +32,7 @@ pub mod registry;
 mod request;
 pub mod rust;
 pub mod scenario;
+pub mod serve;
 pub mod wire;
 
 pub use request::{
