@@ -150,3 +150,53 @@ pub fn serve<R: BufRead, W: Write>(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference::Reference;
+
+    fn session(input: &[u8], max_line: usize) -> Vec<Value> {
+        let mut oracle = Reference::for_profile("rfc9309").unwrap();
+        let mut out = Vec::new();
+        serve(&mut oracle, &mut &input[..], &mut out, max_line).unwrap();
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    /// Every line gets one answer: a good one, a non-UTF-8 one (its id
+    /// still found), a too-long one (id unknown), and a last line without
+    /// newline.
+    #[test]
+    fn one_answer_per_line_whatever_the_line() {
+        let mut input = b"{\"id\":1,\"op\":\"valid-token\",\"token\":\"a\"}\n".to_vec();
+        input.extend_from_slice(b"{\"id\":2,\"op\":\"x\xff\"}\n");
+        input.extend_from_slice(&[b'a'; 100]);
+        input.extend_from_slice(b"\n{\"id\":4,\"op\":\"hello\"}");
+        let answers = session(&input, 64);
+        assert_eq!(answers.len(), 4, "{answers:?}");
+        assert_eq!(answers[0]["value"], Value::Bool(true));
+        assert_eq!(answers[1]["id"], 2);
+        assert!(answers[1]["error"].is_string());
+        assert_eq!(answers[2]["id"], Value::Null);
+        assert!(answers[2]["error"].as_str().unwrap().contains("64"));
+        assert_eq!(answers[3]["id"], 4);
+        assert!(answers[3]["name"].is_string());
+    }
+
+    /// Regression (serve_reader fuzz target): the id 118446744073709551616
+    /// (past u64, read as a float) came back as 1.1844674407370955e20, a
+    /// different number; the id must be echoed as the number it is.
+    #[test]
+    fn an_id_past_u64_or_with_a_fraction_is_echoed_as_the_same_number() {
+        for id in ["118446744073709551616", "0.30000000000000004", "-7.5e-300"] {
+            let line = format!("{{\"id\":{id},\"op\":\"sitemaps\",\"robots\":\"\"}}\n");
+            let answers = session(line.as_bytes(), 1024);
+            let sent: f64 = id.parse().unwrap();
+            assert_eq!(answers[0]["id"].as_f64(), Some(sent), "{id}");
+        }
+    }
+}
