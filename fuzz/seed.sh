@@ -15,6 +15,9 @@
 #                  body up to 1 KiB a decide, a sitemaps and a crawl-delay
 #                  line (`serve_reader` caps a line at 2048 bytes)
 #
+# Every target also gets fuzz/regressions/<target>/*: the inputs of
+# crashes found and fixed, kept so that the fix stays covered.
+#
 # Bodies over MAX_SEED bytes (default 32768) are left out: libFuzzer sizes
 # -max_len from the largest seed, and big inputs slow every run.
 # Usage: fuzz/seed.sh [--out DIR] [TARGET...]
@@ -114,7 +117,9 @@ for target in targets:
     d = corpus / target
     d.mkdir(parents=True, exist_ok=True)
     n = 0
-    for kind, data in sorted(by_target.get(target, seeds)):
+    kept = pathlib.Path(sys.argv[1]).parent / "fuzz" / "regressions" / target
+    regressions = [("kept", f.read_bytes()) for f in sorted(kept.glob("*"))]
+    for kind, data in sorted(by_target.get(target, seeds)) + regressions:
         if kind == "steered" and target != "parse":
             continue
         f = d / hashlib.sha1(data).hexdigest()

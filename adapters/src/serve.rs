@@ -172,7 +172,8 @@ mod tests {
     /// newline.
     #[test]
     fn one_answer_per_line_whatever_the_line() {
-        let mut input = b"{\"id\":1,\"op\":\"valid-token\",\"token\":\"a\"}\n".to_vec();
+        let mut input =
+            b"{\"id\":1,\"op\":\"valid-token\",\"token\":\"a\"}\n".to_vec();
         input.extend_from_slice(b"{\"id\":2,\"op\":\"x\xff\"}\n");
         input.extend_from_slice(&[b'a'; 100]);
         input.extend_from_slice(b"\n{\"id\":4,\"op\":\"hello\"}");
@@ -192,8 +193,11 @@ mod tests {
     /// different number; the id must be echoed as the number it is.
     #[test]
     fn an_id_past_u64_or_with_a_fraction_is_echoed_as_the_same_number() {
-        for id in ["118446744073709551616", "0.30000000000000004", "-7.5e-300"] {
-            let line = format!("{{\"id\":{id},\"op\":\"sitemaps\",\"robots\":\"\"}}\n");
+        for id in ["118446744073709551616", "0.30000000000000004", "-7.5e-300"]
+        {
+            let line = format!(
+                "{{\"id\":{id},\"op\":\"sitemaps\",\"robots\":\"\"}}\n"
+            );
             let answers = session(line.as_bytes(), 1024);
             let sent: f64 = id.parse().unwrap();
             assert_eq!(answers[0]["id"].as_f64(), Some(sent), "{id}");

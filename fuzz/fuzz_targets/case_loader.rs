@@ -64,7 +64,10 @@ fuzz_target!(|data: &[u8]| {
         let shown = e.to_string();
         assert!(shown.starts_with(&*file.to_string_lossy()), "{shown}");
         if let Some(line) = e.line {
-            assert!((1..=lines).contains(&line), "line {line} of {lines}: {shown}");
+            assert!(
+                (1..=lines).contains(&line),
+                "line {line} of {lines}: {shown}"
+            );
         }
         if !file_level(&e.kind) {
             assert!(e.line.is_some(), "no line: {shown}");
@@ -73,9 +76,17 @@ fuzz_target!(|data: &[u8]| {
     }
     let mut ids = HashSet::new();
     for c in &cases {
-        assert!((1..=lines).contains(&c.line), "case line {} of {lines}", c.line);
+        assert!(
+            (1..=lines).contains(&c.line),
+            "case line {} of {lines}",
+            c.line
+        );
         assert!(c.name.starts_with(&prefix), "{} outside {prefix}", c.name);
         assert!(ids.insert(c.name.clone()), "two cases named {}", c.name);
-        assert!(c.robots.len() as u64 <= MAX_BODY_BYTES, "{}-byte body", c.robots.len());
+        assert!(
+            c.robots.len() as u64 <= MAX_BODY_BYTES,
+            "{}-byte body",
+            c.robots.len()
+        );
     }
 });

@@ -24,7 +24,8 @@ use serde_json::Value;
 /// The line limit the target serves with (`serve` uses 128 MiB).
 const MAX_LINE: usize = 2048;
 
-const HELLO_FIELDS: [&str; 5] = ["id", "name", "version", "language", "profile"];
+const HELLO_FIELDS: [&str; 5] =
+    ["id", "name", "version", "language", "profile"];
 const ANSWERS: [&str; 4] = ["results", "value", "error", "unsupported"];
 
 /// The input's lines as `serve` reads them: split at `\n`, a last line
@@ -59,10 +60,8 @@ fn check(request: Option<&[u8]>, answer: &str) {
     };
     let req: Option<Value> = request
         .and_then(|r| serde_json::from_str(&String::from_utf8_lossy(r)).ok());
-    let id = req
-        .as_ref()
-        .and_then(|r| r.get("id").cloned())
-        .unwrap_or(Value::Null);
+    let id =
+        req.as_ref().and_then(|r| r.get("id").cloned()).unwrap_or(Value::Null);
     assert_eq!(m.get("id"), Some(&id), "answer id: {answer}");
     let kinds: Vec<&&str> =
         ANSWERS.iter().filter(|k| m.contains_key(**k)).collect();
@@ -75,7 +74,8 @@ fn check(request: Option<&[u8]>, answer: &str) {
         _ => panic!("two kinds of answer: {answer}"),
     }
     if let Some(results) = m.get("results") {
-        let Some(Value::Array(urls)) = req.as_ref().and_then(|r| r.get("urls"))
+        let Some(Value::Array(urls)) =
+            req.as_ref().and_then(|r| r.get("urls"))
         else {
             // A missing `urls` is an empty list.
             assert_eq!(results, &Value::Array(vec![]), "{answer}");
@@ -103,7 +103,8 @@ fn check(request: Option<&[u8]>, answer: &str) {
 
 fuzz_target!(|data: &[u8]| {
     let profile = if data.len() % 2 == 0 { "rfc9309" } else { "google" };
-    let mut oracle = Reference::for_profile(profile).expect("a built-in profile");
+    let mut oracle =
+        Reference::for_profile(profile).expect("a built-in profile");
     let mut out = Vec::new();
     let mut input = data;
     robots_adapters::serve::serve(&mut oracle, &mut input, &mut out, MAX_LINE)
