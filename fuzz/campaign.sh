@@ -2,7 +2,7 @@
 # The long fuzz campaign (not CI): runs one target niced for SECONDS on
 # the grown local corpus fuzz/corpus/<target>/ (seed it first with
 # fuzz/seed.sh) and appends one line to fuzz/campaign.log: UTC date,
-# target, executions, seconds, exec/s, crashes (0 or 1: libFuzzer stops at
+# target, executions, seconds it ran, exec/s, crashes (0 or 1: libFuzzer stops at
 # the first), and the commit. Cumulative counts per target are
 # `fuzz/campaign.sh --total`. Run targets one at a time; the machine is
 # shared. The binaries are built once by `cargo fuzz build -s none`.
@@ -32,6 +32,7 @@ bin=fuzz/target/x86_64-unknown-linux-gnu/release/$target
 mkdir -p "fuzz/corpus/$target" "fuzz/artifacts/$target" fuzz/logs
 out=fuzz/logs/$target-$(date -u +%Y%m%dT%H%M%S).log
 [ -f "$log" ] || echo "# date target execs seconds exec/s crashes commit" >"$log"
+start=$(date +%s)
 set +e
 # -timeout is wall time: niced on a busy machine a 100 ms call can wait
 # seconds for a core, so it is generous (a real hang still trips it).
@@ -41,6 +42,7 @@ nice -n 19 "$bin" "fuzz/corpus/$target" -max_total_time="$seconds" $extra -timeo
   >"$out" 2>&1
 rc=$?
 set -e
+seconds=$(($(date +%s) - start))
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out")
 rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$out")
 crash=0
