@@ -67,12 +67,12 @@ fn load_text(
     text: &str,
     known: &Known<'_>,
 ) -> (Vec<Case>, Vec<CaseError>) {
-    let parsed: FileToml = match toml::from_str(&text) {
+    let parsed: FileToml = match toml::from_str(text) {
         Ok(p) => p,
         Err(e) => {
-            let line = e.span().map(|s| line_of(&text, s.start));
+            let line = e.span().map(|s| line_of(text, s.start));
             // Name the case the error sits in, if the id is findable.
-            let case = line.and_then(|l| enclosing_case_id(&text, l));
+            let case = line.and_then(|l| enclosing_case_id(text, l));
             let kind = CaseErrorKind::Schema(e.message().to_string());
             return (vec![], vec![error(file, line, case, kind)]);
         }
@@ -85,7 +85,7 @@ fn load_text(
     let mut seen = HashSet::new();
     let mut bodies: u64 = 0;
     for spanned in &parsed.case {
-        let line = line_of(&text, spanned.span().start);
+        let line = line_of(text, spanned.span().start);
         let c = spanned.get_ref();
         let at = |kind| error(file, Some(line), Some(c.id.clone()), kind);
         if !seen.insert(c.id.clone()) {
