@@ -26,14 +26,21 @@ fuzz/seed.sh --out "$corpus" >/dev/null
 
 scale=${FUZZ_CI_SCALE:-1}
 # target:runs, sized for about 10-20 s each on this 2-core machine.
-for spec in parse:100000 decide:20000 differential:3000; do
+for spec in parse:100000 decide:20000 differential:3000 case_loader:20000 \
+  serve_reader:50000; do
   target=${spec%%:*}
   runs=$(( ${spec#*:} * scale ))
+  case $target in
+    case_loader) extra="-dict=fuzz/case.dict" ;;
+    serve_reader) extra="-dict=fuzz/serve.dict -max_len=8192" ;;
+    *) extra="-dict=fuzz/robots.dict" ;;
+  esac
   echo "fuzz/ci.sh: $target, $runs runs"
   log="$corpus/$target.log"
+  # shellcheck disable=SC2086
   if cargo fuzz run -s none "$target" "$corpus/$target" -- \
     -seed=1 -runs="$runs" -max_total_time=$((120 * scale)) \
-    -timeout=10 -dict=fuzz/robots.dict -print_final_stats=1 \
+    -timeout=10 $extra -print_final_stats=1 \
     >"$log" 2>&1; then
     grep -E '^Done|^stat::(number_of_executed_units|average_exec_per_sec)' "$log"
   else

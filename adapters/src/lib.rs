@@ -34,6 +34,7 @@ mod request;
 pub mod runtime;
 pub mod rust;
 pub mod scenario;
+pub mod serve;
 pub mod wire;
 
 pub use request::{

@@ -101,6 +101,17 @@ pub enum CaseErrorKind {
     /// The file is not TOML, or not of the case schema.
     #[error("{0}")]
     Schema(String),
+    /// The cases before this one already built [`MAX_FILE_BODIES_BYTES`]
+    /// of bodies (each case's own bound is `MAX_BODY_BYTES`).
+    ///
+    /// [`MAX_FILE_BODIES_BYTES`]: super::load::MAX_FILE_BODIES_BYTES
+    #[error(
+        "the bodies of this file's cases would exceed {limit} bytes together"
+    )]
+    FileBodiesTooLarge {
+        /// The limit, in bytes.
+        limit: u64,
+    },
     /// Two cases in one file have the same id.
     #[error("duplicate case id in this file")]
     DuplicateId,

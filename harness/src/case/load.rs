@@ -3,7 +3,8 @@
 //! id. Positions (byte offset → line, the case a line is in) live here.
 //!
 //! It never stops at the first bad case (each is reported and the rest
-//! still load) and never reads more than [`MAX_FILE_BYTES`].
+//! still load), never reads more than [`MAX_FILE_BYTES`] and never keeps
+//! more than [`MAX_FILE_BODIES_BYTES`] of bodies built from one file.
 
 use std::collections::HashSet;
 use std::io::Read;
@@ -16,6 +17,11 @@ use super::schema::FileToml;
 
 /// The largest case file read (64 MiB).
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// The most body bytes the cases of one file may build together
+/// (256 MiB, four times a case's own bound): without it a short file of
+/// many `pad … to = 67108864` cases would hold 64 MiB per case.
+pub const MAX_FILE_BODIES_BYTES: u64 = 256 << 20;
 
 /// The `<folder>::<stem>` prefix of the names of the cases in `file`.
 pub fn name_prefix(root: &Path, file: &Path) -> String {
@@ -33,16 +39,40 @@ pub fn load_file(
     file: &Path,
     known: &Known<'_>,
 ) -> (Vec<Case>, Vec<CaseError>) {
-    let text = match read_text(file) {
-        Ok(t) => t,
-        Err(e) => return (vec![], vec![e]),
-    };
-    let parsed: FileToml = match toml::from_str(&text) {
+    match read_text(file) {
+        Ok(text) => load_text(root, file, &text, known),
+        Err(e) => (vec![], vec![e]),
+    }
+}
+
+/// Loads `bytes` as if they were the contents of case file `file` (which
+/// is not read): what [`load_file`] does after reading, for callers that
+/// hold the bytes (the `case_loader` fuzz target).
+pub fn load_bytes(
+    root: &Path,
+    file: &Path,
+    bytes: Vec<u8>,
+    known: &Known<'_>,
+) -> (Vec<Case>, Vec<CaseError>) {
+    match text_of(file, bytes) {
+        Ok(text) => load_text(root, file, &text, known),
+        Err(e) => (vec![], vec![e]),
+    }
+}
+
+/// Loads the text of case file `file`.
+fn load_text(
+    root: &Path,
+    file: &Path,
+    text: &str,
+    known: &Known<'_>,
+) -> (Vec<Case>, Vec<CaseError>) {
+    let parsed: FileToml = match toml::from_str(text) {
         Ok(p) => p,
         Err(e) => {
-            let line = e.span().map(|s| line_of(&text, s.start));
+            let line = e.span().map(|s| line_of(text, s.start));
             // Name the case the error sits in, if the id is findable.
-            let case = line.and_then(|l| enclosing_case_id(&text, l));
+            let case = line.and_then(|l| enclosing_case_id(text, l));
             let kind = CaseErrorKind::Schema(e.message().to_string());
             return (vec![], vec![error(file, line, case, kind)]);
         }
@@ -53,8 +83,9 @@ pub fn load_file(
     let mut cases = Vec::new();
     let mut errors = Vec::new();
     let mut seen = HashSet::new();
+    let mut bodies: u64 = 0;
     for spanned in &parsed.case {
-        let line = line_of(&text, spanned.span().start);
+        let line = line_of(text, spanned.span().start);
         let c = spanned.get_ref();
         let at = |kind| error(file, Some(line), Some(c.id.clone()), kind);
         if !seen.insert(c.id.clone()) {
@@ -62,7 +93,15 @@ pub fn load_file(
             continue;
         }
         match build_case(c, &place, known) {
+            Ok(case)
+                if bodies + case.robots.len() as u64
+                    > MAX_FILE_BODIES_BYTES =>
+            {
+                let limit = MAX_FILE_BODIES_BYTES;
+                errors.push(at(CaseErrorKind::FileBodiesTooLarge { limit }));
+            }
             Ok(mut case) => {
+                bodies += case.robots.len() as u64;
                 case.file = file.to_path_buf();
                 case.line = line;
                 cases.push(case);
@@ -92,6 +131,12 @@ pub(crate) fn read_text(file: &Path) -> Result<String, CaseError> {
     std::fs::File::open(file)
         .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
         .map_err(unreadable)?;
+    text_of(file, bytes)
+}
+
+/// The bytes of case file `file` as text: at most [`MAX_FILE_BYTES`],
+/// UTF-8, or an error that says where the first bad byte is.
+fn text_of(file: &Path, bytes: Vec<u8>) -> Result<String, CaseError> {
     if bytes.len() as u64 > MAX_FILE_BYTES {
         let kind = CaseErrorKind::FileTooLarge { limit: MAX_FILE_BYTES };
         return Err(error(file, None, None, kind));
@@ -285,6 +330,51 @@ mod tests {
                 "{e}"
             );
         }
+    }
+
+    /// Each case's body is within its own bound, but five of them would
+    /// hold 300 MiB: the fifth is an error naming its line and id, and a
+    /// small case after it still loads.
+    #[test]
+    fn many_big_cases_are_bounded_per_file() {
+        let big = "robots_parts = [{ pad = \"a\", to = 62914560 }]";
+        let mut text = String::new();
+        for i in 1..=5 {
+            text += &case_with(&format!("big-{i}"), big, "/");
+        }
+        text += &case_with("small", "robots = \"x\"", "/");
+        let (cases, errors) = load(&text);
+        let ids: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids, ["big-1", "big-2", "big-3", "big-4", "small"]);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        let e = &errors[0];
+        assert_eq!((e.line, e.case.as_deref()), (Some(30), Some("big-5")));
+        assert_eq!(
+            e.kind,
+            CaseErrorKind::FileBodiesTooLarge { limit: MAX_FILE_BODIES_BYTES }
+        );
+    }
+
+    /// `load_bytes` (no file read) loads what `load_file` loads, errors
+    /// included.
+    #[test]
+    fn bytes_load_like_the_file() {
+        let mut text = case_with("g", "robots = \"ok\"", "/").into_bytes();
+        let dir = Path::new("/nowhere");
+        let file = dir.join("grouping").join("t.toml");
+        let clauses: HashSet<String> = ["R1".to_string()].into();
+        let known = Known { clauses: Some(&clauses) };
+        let (cases, errors) =
+            super::load_bytes(dir, &file, text.clone(), &known);
+        assert!(errors.is_empty(), "{errors:?}");
+        let (on_disk, _) = load_bytes(&text);
+        assert_eq!(cases[0].robots, on_disk[0].robots);
+        assert_eq!(cases[0].name, "grouping::t::g");
+        text.extend_from_slice(b"note = \"caf\xe9\"\n");
+        let (cases, errors) = super::load_bytes(dir, &file, text, &known);
+        assert!(cases.is_empty());
+        assert_eq!(errors[0].file, file);
+        assert_eq!(errors[0].line, Some(8), "{}", errors[0]);
     }
 
     #[test]

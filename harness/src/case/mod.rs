@@ -31,6 +31,8 @@ pub use build::Known;
 pub use error::{At, CaseError, CaseErrorKind};
 pub use expect::{ExpectError, Vocabulary};
 pub use fetch::{DurationError, FetchError, parse_duration};
-pub use load::{MAX_FILE_BYTES, load_file, name_prefix};
+pub use load::{
+    MAX_FILE_BODIES_BYTES, MAX_FILE_BYTES, load_bytes, load_file, name_prefix,
+};
 pub use model::{Case, Check, Expected, PROFILES, REASONS, SOURCES};
 pub use url::is_case_url;
