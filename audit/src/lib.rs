@@ -32,6 +32,7 @@ pub mod judge;
 pub mod merge;
 pub mod output;
 pub mod panel;
+pub mod parquet_out;
 pub mod probe;
 pub mod render;
 pub mod row;
@@ -69,7 +70,7 @@ pub enum Outcome {
 pub fn run(args: Args) -> Result<Outcome, Error> {
     match &args.command {
         Some(Command::Merge(m)) => {
-            let audit = merge::merge(&m.dirs, &m.out)?;
+            let audit = merge::merge(&m.dirs, &m.out, m.parquet)?;
             Ok(Outcome::Merged { out: m.out.clone(), audit: Box::new(audit) })
         }
         Some(Command::MakeWarc(m)) => {
