@@ -42,6 +42,19 @@ pub fn markdown(a: &Audit) -> String {
             c.errors_by_kind.iter().map(|(k, n)| format!("{k} {n}")).collect();
         let _ = writeln!(s, "Errors by kind: {}.\n", kinds.join(", "));
     }
+    if c.truncated > 0 {
+        let reasons: Vec<String> = c
+            .truncated_by_reason
+            .iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect();
+        let _ = writeln!(
+            s,
+            "Response records marked WARC-Truncated (bodies used as captured): {} ({}).\n",
+            c.truncated,
+            reasons.join(", ")
+        );
+    }
     for (p, by) in &c.policy {
         let parts: Vec<String> =
             by.iter().map(|(k, n)| format!("{k} {n}")).collect();

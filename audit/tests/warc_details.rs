@@ -65,6 +65,9 @@ fn zlib(b: &[u8]) -> Vec<u8> {
 
 const AGENTS: &str = "GPTBot,Googlebot";
 
+/// A host name, its HTTP response bytes and extra WARC headers.
+type Synthetic<'a> = (&'a str, Vec<u8>, Vec<(&'a str, &'a str)>);
+
 /// One WARC.gz with a record for each detail.
 fn details(dir: &Path) -> String {
     let gpt_off = b"User-agent: GPTBot\nDisallow: /\n";
@@ -74,7 +77,7 @@ fn details(dir: &Path) -> String {
     let mut cut_chunks = chunked(&[b"User-agent: GPTBot\n", b"Disallow: /"]);
     // Cut after the last chunk's data: no CRLF, no last chunk.
     cut_chunks.truncate(cut_chunks.len() - 7);
-    let records: Vec<(&str, Vec<u8>, Vec<(&str, &str)>)> = vec![
+    let records: Vec<Synthetic> = vec![
         // a: cut by the archiver in the middle of a rule line.
         (
             "a",
