@@ -1,5 +1,5 @@
 //! The `audit` command line (clap): inputs, output, agents, adapters,
-//! shard, limits; and its subcommands `merge` and `make-warc`.
+//! shard, limits; and its subcommands `merge`, `make-warc` and `render`.
 
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -87,6 +87,17 @@ pub enum Command {
     /// Write a WARC.gz of 200 responses from a corpus (.tar.gz, folder,
     /// JSON lines), one robots.txt record per host
     MakeWarc(MakeWarcArgs),
+    /// Rewrite audit.md and audit.html from DIR/audit.json (after a
+    /// change of the report's layout; no host is judged again)
+    Render(RenderArgs),
+}
+
+/// `audit render`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct RenderArgs {
+    /// An audit's output folder (with its audit.json)
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
 }
 
 /// `audit merge`.
