@@ -138,16 +138,13 @@ fn axis_end(max: f64) -> f64 {
     [0.05, 0.1, 0.25, 0.5, 1.0].into_iter().find(|e| max <= *e).unwrap_or(1.0)
 }
 
-fn tick_label(v: f64, end: f64) -> String {
-    if end < 0.1 {
-        format!("{:.1}%", v * 100.0)
-    } else {
-        format!("{:.0}%", v * 100.0)
-    }
+fn tick_label(v: f64) -> String {
+    format!("{:.0}%", v * 100.0)
 }
 
 /// The axis under a chart spanning `(left, width)` and `(top, bottom)`:
-/// gridlines and labelled ticks at quarters of `end`, and the axis title.
+/// gridlines and labelled ticks at fifths of `end` (1 %, 2 %, 5 %, 10 %
+/// or 20 % apart), and the axis title.
 fn axis(
     s: &mut String,
     (left, width): (f64, f64),
@@ -156,13 +153,13 @@ fn axis(
     title: &str,
     label: impl Fn(f64) -> String,
 ) {
-    for t in 0..=4 {
-        let x = left + width * t as f64 / 4.0;
+    for t in 0..=5 {
+        let x = left + width * t as f64 / 5.0;
         let _ = write!(
             s,
             "<line x1=\"{x}\" x2=\"{x}\" y1=\"{top}\" y2=\"{bottom}\" stroke=\"#ddd\"/><text x=\"{x}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\">{}</text>",
             bottom + 12.0,
-            label(end * t as f64 / 4.0)
+            label(end * t as f64 / 5.0)
         );
     }
     let _ = write!(
@@ -204,7 +201,7 @@ fn bars(
         left + width + 70.0,
         esc(title),
         esc(&parsers.join(", ")),
-        tick_label(end, end)
+        tick_label(end)
     );
     axis(
         &mut s,
@@ -212,7 +209,7 @@ fn bars(
         (top, bottom),
         end,
         "share of audited hosts",
-        |v| tick_label(v, end),
+        tick_label,
     );
     for (i, agent) in a.setup.agents.iter().enumerate() {
         let y0 = top + 5.0 + i as f64 * group_h;
@@ -328,7 +325,7 @@ fn blocked_table(a: &Audit) -> String {
 /// The departures table.
 fn departures_table(a: &Audit) -> String {
     let mut s = String::from(
-        "<table><caption>Where each parser departs from the oracle (under the profile it claims)</caption><thead><tr><th scope=\"col\">parser</th><th scope=\"col\">compared with</th><th scope=\"col\">hosts departing</th><th scope=\"col\">verdicts departing</th><th scope=\"col\">unanswered</th><th scope=\"col\">by axis</th></tr></thead><tbody>",
+        "<table><caption>Where each parser departs from the oracle (under the profile it claims)</caption><thead><tr><th scope=\"col\">parser</th><th scope=\"col\">compared with</th><th scope=\"col\">hosts departing</th><th scope=\"col\">verdicts departing</th><th scope=\"col\">unanswered</th><th scope=\"col\" class=\"axes\">by axis</th></tr></thead><tbody>",
     );
     for (name, p) in &a.parsers {
         let axes: Vec<String> =
@@ -356,7 +353,7 @@ pub fn html(a: &Audit) -> String {
     let mut s = String::from(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>robots.txt audit</title><style>\
 body{font:14px system-ui,sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;margin:1em 0;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}\
-td:first-child,th:first-child{text-align:left}caption{text-align:left;font-weight:bold;padding:4px 0}td.axes{text-align:left;max-width:420px}\
+td:first-child,th:first-child{text-align:left}td{white-space:nowrap}caption{text-align:left;font-weight:bold;padding:4px 0}.axes{text-align:left;white-space:normal;max-width:420px}\
 .c0{fill:#1f77b4}.c1{fill:#ff7f0e}.c2{fill:#2ca02c}.c3{fill:#d62728}.c4{fill:#9467bd}.c5{fill:#8c564b}.c6{fill:#e377c2}.c7{fill:#7f7f7f}\
 .key{margin:0}.key li{display:inline-block;margin-right:14px}.key span{display:inline-block;width:10px;height:10px;margin-right:4px}svg{display:block;margin:0.5em 0 1.5em}</style></head><body>",
     );
