@@ -116,6 +116,8 @@ def contributions(line):
                 (("c", "hosts"), r["hosts"]), (("c", "routes"), r["routes"]), (("c", "bad_records"), r["bad"])]
         for k, n in r["skipped"].items():
             out += [(("c", "skipped"), n), (("skipped", k), n)]
+        for k, n in r.get("truncated", {}).items():
+            out += [(("c", "truncated"), n), (("truncated", k), n)]
         if r["stopped"] is not None:
             out.append((("c", "inputs_stopped"), 1))
     elif kind == "error":
@@ -158,10 +160,11 @@ def document(setup, sums):
     sub = lambda tag: {k[1]: v for k, v in sorted(sums.items()) if k[0] == tag}  # noqa: E731
     counts = {name: g("c", name) for name in [
         "inputs", "inputs_stopped", "records", "hosts", "hosts_audited", "hosts_unresolved",
-        "routes", "skipped", "bad_records", "errors", "cut", "redirected"]}
+        "routes", "skipped", "bad_records", "errors", "cut", "redirected", "truncated"]}
     counts["formats"] = sub("format")
     counts["skipped_by_kind"] = sub("skipped")
     counts["errors_by_kind"] = sub("error")
+    counts["truncated_by_reason"] = sub("truncated")
     policy = {p: {} for p in PROFILES}
     for k, v in sorted(sums.items()):
         if k[0] == "policy":

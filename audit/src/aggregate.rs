@@ -63,6 +63,11 @@ pub struct Counts {
     pub cut: usize,
     /// Audited hosts reached through at least one redirect.
     pub redirected: usize,
+    /// Response records marked `WARC-Truncated` (bodies used as
+    /// captured).
+    pub truncated: usize,
+    /// Those records by the header's reason.
+    pub truncated_by_reason: BTreeMap<String, usize>,
 }
 
 /// A count and its share of the audited hosts.
@@ -216,6 +221,10 @@ impl Aggregator {
                     *c.skipped_by_kind.entry(k.clone()).or_default() += n;
                 }
                 c.bad_records += i.bad;
+                for (k, n) in &i.truncated {
+                    c.truncated += n;
+                    *c.truncated_by_reason.entry(k.clone()).or_default() += n;
+                }
                 if i.stopped.is_some() {
                     c.inputs_stopped += 1;
                 }

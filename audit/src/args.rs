@@ -1,5 +1,5 @@
 //! The `audit` command line (clap): inputs, output, agents, adapters,
-//! shard, limits; and its subcommands `merge` and `make-warc`.
+//! shard, limits; and its subcommands `merge`, `make-warc` and `render`.
 
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -40,10 +40,15 @@ pub struct Args {
     /// How hosts are judged.
     #[command(flatten)]
     pub run: RunOptions,
-    /// Audit only inputs of shard I of N (by a hash of the path), into
-    /// DIR/shard-I-of-N/; a rerun skips a finished shard
+    /// Audit only shard I of N (hosts and records split by a hash of
+    /// input path and URL or record number, so one big WARC spreads over
+    /// the shards), into DIR/shard-I-of-N/; a rerun skips a finished shard
     #[arg(long, value_name = "I/N")]
     pub shard: Option<Shard>,
+    /// Also write the host rows as Parquet (`hosts.parquet`, the columns
+    /// of the Spark job's `hosts.parquet`)
+    #[arg(long)]
+    pub parquet: bool,
     /// No progress bar
     #[arg(long)]
     pub no_progress: bool,
@@ -82,6 +87,17 @@ pub enum Command {
     /// Write a WARC.gz of 200 responses from a corpus (.tar.gz, folder,
     /// JSON lines), one robots.txt record per host
     MakeWarc(MakeWarcArgs),
+    /// Rewrite audit.md and audit.html from DIR/audit.json (after a
+    /// change of the report's layout; no host is judged again)
+    Render(RenderArgs),
+}
+
+/// `audit render`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct RenderArgs {
+    /// An audit's output folder (with its audit.json)
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
 }
 
 /// `audit merge`.
@@ -93,6 +109,9 @@ pub struct MergeArgs {
     /// Output folder
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    /// Also write the host rows as Parquet (`hosts.parquet`)
+    #[arg(long)]
+    pub parquet: bool,
 }
 
 /// `audit make-warc`.
@@ -136,11 +155,12 @@ impl FromStr for Shard {
 }
 
 impl Shard {
-    /// Whether `input` belongs to this shard (FNV-1a of the path, so the
-    /// split does not depend on the order inputs are given in).
-    pub fn owns(&self, input: &str) -> bool {
+    /// Whether the thing named `key` belongs to this shard (FNV-1a of the
+    /// key, so the split does not depend on the order inputs are given
+    /// in). See [`ShardKey`] for the keys an audit uses.
+    pub fn owns(&self, key: &str) -> bool {
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in input.bytes() {
+        for b in key.bytes() {
             h ^= u64::from(b);
             h = h.wrapping_mul(0x0100_0000_01b3);
         }
@@ -151,6 +171,37 @@ impl Shard {
     pub fn dir_name(&self) -> String {
         format!("shard-{}-of-{}", self.index, self.count)
     }
+}
+
+/// What a shard owns, named by a key: an input's own rows (its counts and
+/// the error that stopped it) go with the input path, a host with its
+/// input and robots.txt URL, a bad record with its input and number. So
+/// every shard reads every input (redirect chains are resolved within an
+/// input, across all its records) but judges only its own hosts.
+#[derive(Clone, Copy, Debug)]
+pub enum ShardKey<'a> {
+    /// The input row and the input's stopping error.
+    Input(&'a str),
+    /// A host: input path and robots.txt URL.
+    Host(&'a str, &'a str),
+    /// A bad record: input path and record number.
+    Record(&'a str, usize),
+}
+
+impl ShardKey<'_> {
+    /// The key hashed.
+    pub fn text(&self) -> String {
+        match self {
+            ShardKey::Input(p) => (*p).to_string(),
+            ShardKey::Host(p, url) => format!("{p}\nhost\n{url}"),
+            ShardKey::Record(p, n) => format!("{p}\nrecord\n{n}"),
+        }
+    }
+}
+
+/// Whether `shard` (none: the whole run) owns `key`.
+pub fn owned(shard: Option<Shard>, key: ShardKey<'_>) -> bool {
+    shard.is_none_or(|s| s.owns(&key.text()))
 }
 
 #[cfg(test)]
@@ -170,5 +221,22 @@ mod tests {
                 "{name}"
             );
         }
+    }
+
+    #[test]
+    fn hosts_of_one_input_spread_over_the_shards() {
+        let shards: Vec<Shard> =
+            (0..4).map(|i| format!("{i}/4").parse().unwrap()).collect();
+        let mut per = [0usize; 4];
+        for h in 0..400 {
+            let url = format!("http://h{h}.example/robots.txt");
+            let key = ShardKey::Host("big.warc.gz", &url);
+            let owners: Vec<usize> =
+                (0..4).filter(|&i| owned(Some(shards[i]), key)).collect();
+            assert_eq!(owners.len(), 1, "{url}");
+            per[owners[0]] += 1;
+        }
+        assert!(per.iter().all(|&n| n > 50), "{per:?}");
+        assert!(owned(None, ShardKey::Record("x", 3)));
     }
 }

@@ -47,6 +47,10 @@ pub struct Input {
     /// record, an unreadable file): kind and detail. Records read before
     /// it are kept.
     pub stopped: Option<(&'static str, String)>,
+    /// Response records the archiver marked `WARC-Truncated`, by the
+    /// header's reason (`length`, `time`, `disconnect`, `unspecified`).
+    /// Their bodies are used as captured.
+    pub truncated: std::collections::BTreeMap<String, usize>,
 }
 
 impl Input {
@@ -75,6 +79,14 @@ impl Input {
     pub(crate) fn skip(&mut self, kind: impl Into<String>) {
         let n = self.events.len();
         self.events.push(Event::Skipped { n, kind: kind.into() });
+    }
+
+    pub(crate) fn mark_truncated(&mut self, reason: &str) {
+        let reason = match reason.trim() {
+            "" => "unspecified".to_string(),
+            r => r.to_ascii_lowercase(),
+        };
+        *self.truncated.entry(reason).or_default() += 1;
     }
 
     pub(crate) fn capture(&mut self, url: String, answer: Answer) {

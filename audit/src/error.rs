@@ -31,6 +31,14 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// An earlier audit's `audit.json` (for `render`) cannot be read.
+    #[error("reading {path}: {why}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        why: String,
+    },
     /// A shard folder given to `merge` cannot be used.
     #[error("merging {path}: {why}")]
     Merge {

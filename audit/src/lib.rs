@@ -32,6 +32,7 @@ pub mod judge;
 pub mod merge;
 pub mod output;
 pub mod panel;
+pub mod parquet_out;
 pub mod probe;
 pub mod render;
 pub mod row;
@@ -55,6 +56,8 @@ pub enum Outcome {
         /// The merged aggregates.
         audit: Box<aggregate::Audit>,
     },
+    /// `render` rewrote the reports in this folder.
+    Rendered(std::path::PathBuf),
     /// `make-warc` wrote these files with this many records.
     MadeWarc {
         /// The files.
@@ -69,8 +72,22 @@ pub enum Outcome {
 pub fn run(args: Args) -> Result<Outcome, Error> {
     match &args.command {
         Some(Command::Merge(m)) => {
-            let audit = merge::merge(&m.dirs, &m.out)?;
+            let audit = merge::merge(&m.dirs, &m.out, m.parquet)?;
             Ok(Outcome::Merged { out: m.out.clone(), audit: Box::new(audit) })
+        }
+        Some(Command::Render(r)) => {
+            let path = r.dir.join("audit.json");
+            let bytes = std::fs::read(&path).map_err(|e| Error::Read {
+                path: path.clone(),
+                why: e.to_string(),
+            })?;
+            let audit: aggregate::Audit = serde_json::from_slice(&bytes)
+                .map_err(|e| Error::Read {
+                    path: path.clone(),
+                    why: e.to_string(),
+                })?;
+            run::write_reports(&r.dir, &audit)?;
+            Ok(Outcome::Rendered(r.dir.clone()))
         }
         Some(Command::MakeWarc(m)) => {
             let (files, records) = warc_out::make(&m.corpus, &m.out, m.split)?;

@@ -42,6 +42,19 @@ pub fn markdown(a: &Audit) -> String {
             c.errors_by_kind.iter().map(|(k, n)| format!("{k} {n}")).collect();
         let _ = writeln!(s, "Errors by kind: {}.\n", kinds.join(", "));
     }
+    if c.truncated > 0 {
+        let reasons: Vec<String> = c
+            .truncated_by_reason
+            .iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect();
+        let _ = writeln!(
+            s,
+            "Response records marked WARC-Truncated (bodies used as captured): {} ({}).\n",
+            c.truncated,
+            reasons.join(", ")
+        );
+    }
     for (p, by) in &c.policy {
         let parts: Vec<String> =
             by.iter().map(|(k, n)| format!("{k} {n}")).collect();
@@ -119,123 +132,152 @@ pub fn markdown(a: &Audit) -> String {
     s
 }
 
-/// A horizontal grouped bar chart: one group per agent, one bar per
-/// parser, value in 0..=1.
-fn bars(a: &Audit, value: impl Fn(&str, &str) -> f64, title: &str) -> String {
-    let parsers = &a.setup.parsers;
-    let bar_h = 9.0;
-    let group_h = bar_h * parsers.len() as f64 + 8.0;
-    let left = 150.0;
-    let width = 520.0;
-    let height = group_h * a.setup.agents.len() as f64 + 40.0;
-    let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"{}\" height=\"{height}\"><title>{}</title>",
-        left + width + 60.0,
+/// The axis end for values up to `max`: the smallest of 5 %, 10 %, 25 %,
+/// 50 %, 100 % that holds it (so small shares are not flat lines).
+fn axis_end(max: f64) -> f64 {
+    [0.05, 0.1, 0.25, 0.5, 1.0].into_iter().find(|e| max <= *e).unwrap_or(1.0)
+}
+
+fn tick_label(v: f64) -> String {
+    format!("{:.0}%", v * 100.0)
+}
+
+/// The axis under a chart spanning `(left, width)` and `(top, bottom)`:
+/// gridlines and labelled ticks at fifths of `end` (1 %, 2 %, 5 %, 10 %
+/// or 20 % apart), and the axis title.
+fn axis(
+    s: &mut String,
+    (left, width): (f64, f64),
+    (top, bottom): (f64, f64),
+    end: f64,
+    title: &str,
+    label: impl Fn(f64) -> String,
+) {
+    for t in 0..=5 {
+        let x = left + width * t as f64 / 5.0;
+        let _ = write!(
+            s,
+            "<line x1=\"{x}\" x2=\"{x}\" y1=\"{top}\" y2=\"{bottom}\" stroke=\"#ddd\"/><text x=\"{x}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\">{}</text>",
+            bottom + 12.0,
+            label(end * t as f64 / 5.0)
+        );
+    }
+    let _ = write!(
+        s,
+        "<line x1=\"{left}\" x2=\"{left}\" y1=\"{top}\" y2=\"{bottom}\" stroke=\"#444\"/><text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\">{}</text>",
+        left + width / 2.0,
+        bottom + 26.0,
         esc(title)
     );
+}
+
+/// A horizontal grouped bar chart: one group per agent, one bar per
+/// parser (labelled with its value), value in 0..=1; the axis ends at
+/// [`axis_end`] of the largest value.
+fn bars(
+    a: &Audit,
+    value: impl Fn(&str, &str) -> f64,
+    title: &str,
+    id: &str,
+) -> String {
+    let parsers = &a.setup.parsers;
+    let bar_h = 10.0;
+    let group_h = bar_h * parsers.len() as f64 + 10.0;
+    let left = 150.0;
+    let width = 560.0;
+    let top = 10.0;
+    let bottom = top + group_h * a.setup.agents.len() as f64;
+    let height = bottom + 36.0;
+    let max = a
+        .setup
+        .agents
+        .iter()
+        .flat_map(|g| parsers.iter().map(move |p| (g, p)))
+        .map(|(g, p)| value(g, p))
+        .fold(0.0f64, f64::max);
+    let end = axis_end(max);
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-labelledby=\"{id}-t {id}-d\" width=\"{}\" height=\"{height}\"><title id=\"{id}-t\">{}</title><desc id=\"{id}-d\">Per agent, one bar per parser ({}); the axis runs from 0 to {}; each bar is labelled with its share. The tables below hold the same numbers.</desc>",
+        left + width + 70.0,
+        esc(title),
+        esc(&parsers.join(", ")),
+        tick_label(end)
+    );
+    axis(
+        &mut s,
+        (left, width),
+        (top, bottom),
+        end,
+        "share of audited hosts",
+        tick_label,
+    );
     for (i, agent) in a.setup.agents.iter().enumerate() {
-        let y0 = 20.0 + i as f64 * group_h;
+        let y0 = top + 5.0 + i as f64 * group_h;
         let _ = write!(
             s,
             "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" font-size=\"11\">{}</text>",
             left - 6.0,
-            y0 + group_h / 2.0,
+            y0 + (group_h - 10.0) / 2.0 + 4.0,
             esc(agent)
         );
         for (j, p) in parsers.iter().enumerate() {
             let v = value(agent, p);
             let y = y0 + j as f64 * bar_h;
+            let w = (v / end).min(1.0) * width;
             let _ = write!(
                 s,
-                "<rect class=\"c{}\" x=\"{left}\" y=\"{y}\" width=\"{:.1}\" height=\"{}\"><title>{} {}: {}</title></rect>",
+                "<rect class=\"c{}\" x=\"{left}\" y=\"{y}\" width=\"{w:.1}\" height=\"{}\"><title>{} under {}: {}</title></rect><text x=\"{:.1}\" y=\"{}\" font-size=\"8\" fill=\"#333\">{}</text>",
                 j % 8,
-                v * width,
-                bar_h - 1.0,
+                bar_h - 1.5,
                 esc(agent),
                 esc(p),
+                pct(v),
+                left + w + 3.0,
+                y + bar_h - 2.5,
                 pct(v)
             );
         }
-    }
-    let _ = write!(
-        s,
-        "<line x1=\"{left}\" x2=\"{left}\" y1=\"15\" y2=\"{}\" stroke=\"#444\"/>",
-        height - 20.0
-    );
-    for t in 0..=4 {
-        let x = left + width * t as f64 / 4.0;
-        let _ = write!(
-            s,
-            "<text x=\"{x}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\">{}%</text>",
-            height - 6.0,
-            t * 25
-        );
     }
     s.push_str("</svg>");
     s
 }
 
-/// The HTML report.
-pub fn html(a: &Audit) -> String {
-    let mut s = String::from(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>robots.txt audit</title><style>\
-body{font:14px system-ui,sans-serif;margin:2em;max-width:1100px}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}\
-td:first-child,th:first-child{text-align:left}.c0{fill:#1f77b4}.c1{fill:#ff7f0e}.c2{fill:#2ca02c}.c3{fill:#d62728}.c4{fill:#9467bd}.c5{fill:#8c564b}.c6{fill:#e377c2}.c7{fill:#7f7f7f}\
-.key span{display:inline-block;width:10px;height:10px;margin:0 4px 0 12px}</style></head><body>",
-    );
-    let md = markdown(a);
-    let first = md.lines().nth(2).unwrap_or_default();
-    let _ = write!(s, "<h1>robots.txt audit</h1><p>{}</p>", esc(first));
-    s.push_str("<p class=\"key\">");
-    let colours = [
-        "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
-        "#e377c2", "#7f7f7f",
-    ];
-    for (j, p) in a.setup.parsers.iter().enumerate() {
-        let _ = write!(
-            s,
-            "<span style=\"background:{}\"></span>{}",
-            colours[j % 8],
-            esc(p)
-        );
-    }
-    s.push_str("</p><h2>Fully blocked share per agent, by parser</h2>");
-    s.push_str(&bars(
-        a,
-        |agent, p| a.agents[agent].blocked[p].fully.share,
-        "fully blocked share",
-    ));
-    s.push_str("<h2>Partly blocked share per agent, by parser</h2>");
-    s.push_str(&bars(
-        a,
-        |agent, p| a.agents[agent].blocked[p].partly.share,
-        "partly blocked share",
-    ));
-    s.push_str("<h2>Spread parser choice causes (fully blocked share, highest − lowest)</h2>");
+/// The spread chart: per agent, highest − lowest fully blocked share, in
+/// points, with the two parsers named.
+fn spread_chart(a: &Audit) -> String {
     let left = 150.0;
-    let width = 520.0;
-    let h = 16.0 * a.setup.agents.len() as f64 + 10.0;
-    let max = a
-        .agents
-        .values()
-        .map(|g| g.spread.points)
-        .fold(0.0f64, f64::max)
-        .max(1e-9);
-    let _ = write!(
-        s,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"{}\" height=\"{h}\"><title>spread</title>",
-        left + width + 160.0
+    let width = 400.0;
+    let row = 18.0;
+    let top = 10.0;
+    let bottom = top + row * a.setup.agents.len() as f64;
+    let height = bottom + 36.0;
+    let max =
+        a.agents.values().map(|g| g.spread.points).fold(0.0f64, f64::max);
+    let end = axis_end(max);
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-labelledby=\"spread-t spread-d\" width=\"{}\" height=\"{height}\"><title id=\"spread-t\">Spread of the fully blocked share across parsers</title><desc id=\"spread-d\">Per agent, the highest fully blocked share among the parsers minus the lowest, in percentage points, labelled with the two parsers.</desc>",
+        left + width + 330.0
+    );
+    axis(
+        &mut s,
+        (left, width),
+        (top, bottom),
+        end,
+        "percentage points",
+        |v| format!("{:.0}", v * 100.0),
     );
     for (i, agent) in a.setup.agents.iter().enumerate() {
         let g = &a.agents[agent];
-        let y = 5.0 + 16.0 * i as f64;
-        let w = g.spread.points / max * width;
+        let y = top + 3.0 + row * i as f64;
+        let w = (g.spread.points / end).min(1.0) * width;
         let _ = write!(
             s,
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" font-size=\"11\">{}</text><rect class=\"c3\" x=\"{left}\" y=\"{y}\" width=\"{w:.1}\" height=\"12\"/><text x=\"{}\" y=\"{}\" font-size=\"10\">{:.2} pts ({} → {})</text>",
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" font-size=\"11\">{}</text><rect class=\"c3\" x=\"{left}\" y=\"{y}\" width=\"{w:.1}\" height=\"12\"><title>{}: {:.2} points</title></rect><text x=\"{:.1}\" y=\"{}\" font-size=\"10\">{:.2} pts ({} → {})</text>",
             left - 6.0,
             y + 10.0,
             esc(agent),
+            esc(agent),
+            g.spread.points * 100.0,
             left + w + 4.0,
             y + 10.0,
             g.spread.points * 100.0,
@@ -243,8 +285,130 @@ td:first-child,th:first-child{text-align:left}.c0{fill:#1f77b4}.c1{fill:#ff7f0e}
             esc(&g.spread.highest)
         );
     }
-    s.push_str("</svg><h2>Tables</h2><pre>");
-    s.push_str(&esc(&md));
-    s.push_str("</pre></body></html>\n");
+    s.push_str("</svg>");
+    s
+}
+
+/// The blocked-share table: per agent and parser, fully (partly).
+fn blocked_table(a: &Audit) -> String {
+    let mut s = String::from(
+        "<table><caption>Share of audited hosts fully blocked (every probe disallowed), partly blocked in parentheses</caption><thead><tr><th scope=\"col\">agent</th>",
+    );
+    for p in &a.setup.parsers {
+        let _ = write!(s, "<th scope=\"col\">{}</th>", esc(p));
+    }
+    s.push_str("<th scope=\"col\">named (rfc9309)</th><th scope=\"col\">spread</th></tr></thead><tbody>");
+    for agent in &a.setup.agents {
+        let Some(g) = a.agents.get(agent) else { continue };
+        let _ = write!(s, "<tr><th scope=\"row\">{}</th>", esc(agent));
+        for p in &a.setup.parsers {
+            let b = &g.blocked[p];
+            let _ = write!(
+                s,
+                "<td>{} <small>({})</small></td>",
+                pct(b.fully.share),
+                pct(b.partly.share)
+            );
+        }
+        let named = g.named.get("rfc9309").map_or(0.0, |n| n.share);
+        let _ = write!(
+            s,
+            "<td>{}</td><td>{:.2} pts</td></tr>",
+            pct(named),
+            g.spread.points * 100.0
+        );
+    }
+    s.push_str("</tbody></table>");
+    s
+}
+
+/// The departures table.
+fn departures_table(a: &Audit) -> String {
+    let mut s = String::from(
+        "<table><caption>Where each parser departs from the oracle (under the profile it claims)</caption><thead><tr><th scope=\"col\">parser</th><th scope=\"col\">compared with</th><th scope=\"col\">hosts departing</th><th scope=\"col\">verdicts departing</th><th scope=\"col\">unanswered</th><th scope=\"col\" class=\"axes\">by axis</th></tr></thead><tbody>",
+    );
+    for (name, p) in &a.parsers {
+        let axes: Vec<String> =
+            p.axes.iter().map(|(k, n)| format!("{} {n}", esc(k))).collect();
+        let _ = write!(
+            s,
+            "<tr><th scope=\"row\">{}</th><td>{}</td><td>{} ({})</td><td>{} of {} ({})</td><td>{}</td><td class=\"axes\">{}</td></tr>",
+            esc(name),
+            esc(&p.base),
+            p.hosts_departing.hosts,
+            pct(p.hosts_departing.share),
+            p.verdicts_departing,
+            p.verdicts,
+            pct(p.verdicts_departing_share),
+            p.unanswered,
+            axes.join(", ")
+        );
+    }
+    s.push_str("</tbody></table>");
+    s
+}
+
+/// The HTML report.
+pub fn html(a: &Audit) -> String {
+    let mut s = String::from(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>robots.txt audit</title><style>\
+body{font:14px system-ui,sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;margin:1em 0;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}\
+td:first-child,th:first-child{text-align:left}td{white-space:nowrap}caption{text-align:left;font-weight:bold;padding:4px 0}.axes{text-align:left;white-space:normal;max-width:420px}\
+.c0{fill:#1f77b4}.c1{fill:#ff7f0e}.c2{fill:#2ca02c}.c3{fill:#d62728}.c4{fill:#9467bd}.c5{fill:#8c564b}.c6{fill:#e377c2}.c7{fill:#7f7f7f}\
+.key{margin:0}.key li{display:inline-block;margin-right:14px}.key span{display:inline-block;width:10px;height:10px;margin-right:4px}svg{display:block;margin:0.5em 0 1.5em}</style></head><body>",
+    );
+    let md = markdown(a);
+    let _ = write!(s, "<h1>robots.txt audit</h1>");
+    for para in md.split("\n\n").skip(1) {
+        if para.starts_with('#') || para.starts_with('|') {
+            break;
+        }
+        let _ = write!(s, "<p>{}</p>", esc(para).replace('\n', "<br>"));
+    }
+    s.push_str("<ul class=\"key\" aria-label=\"parser colours\">");
+    let colours = [
+        "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+        "#e377c2", "#7f7f7f",
+    ];
+    for (j, p) in a.setup.parsers.iter().enumerate() {
+        let _ = write!(
+            s,
+            "<li><span style=\"background:{}\" aria-hidden=\"true\"></span>{}</li>",
+            colours[j % 8],
+            esc(p)
+        );
+    }
+    s.push_str("</ul><h2>Fully blocked share per agent, by parser</h2>");
+    s.push_str(&bars(
+        a,
+        |agent, p| a.agents[agent].blocked[p].fully.share,
+        "Fully blocked share per agent, by parser",
+        "fully",
+    ));
+    s.push_str("<h2>Partly blocked share per agent, by parser</h2>");
+    s.push_str(&bars(
+        a,
+        |agent, p| a.agents[agent].blocked[p].partly.share,
+        "Partly blocked share per agent, by parser",
+        "partly",
+    ));
+    s.push_str("<h2>Spread parser choice causes (fully blocked share, highest − lowest)</h2>");
+    s.push_str(&spread_chart(a));
+    if let Some(l) = &a.largest_spread {
+        let _ = write!(
+            s,
+            "<p>Largest spread: {} — {:.2} points between {} and {}.</p>",
+            esc(&l.agent),
+            l.spread.points * 100.0,
+            esc(&l.spread.lowest),
+            esc(&l.spread.highest)
+        );
+    }
+    s.push_str("<h2>Tables</h2>");
+    s.push_str(&blocked_table(a));
+    if !a.parsers.is_empty() {
+        s.push_str(&departures_table(a));
+    }
+    s.push_str("</body></html>\n");
     s
 }

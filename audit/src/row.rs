@@ -63,6 +63,11 @@ pub struct InputRow {
     pub bad: usize,
     /// The kind of error that stopped the input early, if one did.
     pub stopped: Option<String>,
+    /// Response records marked `WARC-Truncated`, by reason (their bodies
+    /// are used as captured; a record may also be a host, a route or a
+    /// bad record, so this is not part of `records`' sum).
+    #[serde(default)]
+    pub truncated: BTreeMap<String, usize>,
 }
 
 /// A record, or an input, that could not be used.

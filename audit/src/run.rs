@@ -1,9 +1,12 @@
-//! Running an audit: inputs in path order (only this shard's), each read,
-//! sorted into hosts and judged on worker threads (one panel of parsers
-//! per worker), its rows written in order to `rows.jsonl` (or stdout)
-//! and summed into `audit.json`. Every file is written through a
-//! temporary and a rename; a shard is marked finished last, so a rerun
-//! skips exactly the shards that completed.
+//! Running an audit: inputs in path order, each read, sorted into hosts
+//! and judged on worker threads (one panel of parsers per worker), its
+//! rows written in order to `rows.jsonl` (or stdout; and the host rows
+//! to `hosts.parquet` with `--parquet`) and summed into `audit.json`.
+//! With `--shard I/N` every input is read but only the shard's own rows
+//! are made ([`ShardKey`]: hosts and bad records by input and URL or
+//! record number, so one big WARC spreads over the shards). Every file
+//! is written through a temporary and a rename; a shard is marked
+//! finished last, so a rerun skips exactly the shards that completed.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -15,13 +18,14 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::aggregate::{Aggregator, Audit, Setup};
-use crate::args::{Args, DEFAULT_AGENTS, RunOptions, Shard};
+use crate::args::{Args, DEFAULT_AGENTS, RunOptions, Shard, ShardKey, owned};
 use crate::capture::Input;
 use crate::error::Error;
 use crate::input::{self, Limits};
 use crate::judge::{Plan, judge};
 use crate::output::{ensure_dir, write_atomic};
 use crate::panel::{PROFILES, Panel, Selection};
+use crate::parquet_out::{HOSTS_PARQUET, HostSink};
 use crate::row::{ErrorRow, InputRow, Row, to_jsonl};
 use crate::site;
 
@@ -118,13 +122,10 @@ pub fn audit(
         classify_max: o.classify_max,
     };
     let limits = Limits { max_body: o.max_body };
-    if let Some(s) = args.shard {
-        inputs.retain(|i| s.owns(i));
-    }
     let stdout_mode = out == "-";
-    if stdout_mode && args.shard.is_some() {
+    if stdout_mode && (args.shard.is_some() || args.parquet) {
         return Err(Error::Usage(
-            "--shard writes a shard folder: give --out DIR".into(),
+            "--shard and --parquet write files: give --out DIR".into(),
         ));
     }
     let dir = match (stdout_mode, args.shard) {
@@ -177,13 +178,20 @@ pub fn audit(
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
     };
     let sink_path = rows_tmp.clone().unwrap_or_else(|| PathBuf::from("-"));
+    let mut parquet = match (&dir, args.parquet) {
+        (Some(d), true) => Some(HostSink::create(&d.join(HOSTS_PARQUET))?),
+        _ => None,
+    };
     let mut hosts = 0;
     for path in &inputs {
         let read = input::read(path, limits);
-        let rows = rows_of(path, &read, &mut panels, &plan);
+        let rows = rows_of(path, &read, &mut panels, &plan, args.shard);
         for r in &rows {
-            if matches!(r, Row::Host(_)) {
+            if let Row::Host(h) = r {
                 hosts += 1;
+                if let Some(p) = &mut parquet {
+                    p.add(h)?;
+                }
             }
             agg.add(r);
         }
@@ -194,6 +202,9 @@ pub fn audit(
     }
     sink.flush().map_err(|e| Error::write(&sink_path, e))?;
     drop(sink);
+    if let Some(p) = parquet {
+        p.finish()?;
+    }
     progress.finish_and_clear();
     let Some(d) = dir else {
         return Ok(Summary {
@@ -245,15 +256,19 @@ pub fn write_reports(dir: &Path, audit: &Audit) -> Result<(), Error> {
 }
 
 /// The rows of one input, in order: its counts, then a row per host or
-/// bad record, then the error that stopped it.
+/// bad record, then the error that stopped it; of those, only the ones
+/// `shard` owns (all of them without a shard).
 pub fn rows_of(
     path: &str,
     read: &Input,
     panels: &mut [Panel],
     plan: &Plan,
+    shard: Option<Shard>,
 ) -> Vec<Row> {
-    let sorted = site::sort(read);
-    let mut rows = vec![Row::Input(InputRow {
+    let mut sorted = site::sort(read);
+    let own_input = owned(shard, ShardKey::Input(path));
+    let mut rows = Vec::new();
+    let input_row = Row::Input(InputRow {
         input: path.to_string(),
         format: read.format.to_string(),
         records: read.events.len(),
@@ -262,7 +277,13 @@ pub fn rows_of(
         skipped: sorted.skipped.clone(),
         bad: sorted.bad.len(),
         stopped: read.stopped.as_ref().map(|(k, _)| k.to_string()),
-    })];
+        truncated: read.truncated.clone(),
+    });
+    if own_input {
+        rows.push(input_row);
+    }
+    sorted.sites.retain(|s| owned(shard, ShardKey::Host(path, &s.url)));
+    sorted.bad.retain(|(n, _, _)| owned(shard, ShardKey::Record(path, *n)));
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<(usize, Row)>> =
         Mutex::new(Vec::with_capacity(sorted.sites.len()));
@@ -296,7 +317,7 @@ pub fn rows_of(
     }
     body.sort_by_key(|(n, _)| *n);
     rows.extend(body.into_iter().map(|(_, r)| r));
-    if let Some((kind, detail)) = &read.stopped {
+    if let Some((kind, detail)) = read.stopped.as_ref().filter(|_| own_input) {
         rows.push(Row::Error(ErrorRow {
             input: path.into(),
             n: None,

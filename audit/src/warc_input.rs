@@ -7,6 +7,15 @@
 //! shorter than its `Content-Length`, `truncated-record`) stops the
 //! input with its reason.
 //! A body over the limit is skipped unread, never buffered.
+//!
+//! A `response` record marked `WARC-Truncated` (the archiver stopped
+//! capturing: `length`, `time`, `disconnect`) is counted by reason and
+//! its body is used as captured ([`http::Capture::Truncated`]): what the
+//! crawler that made the archive received. The oracle's fetch model then
+//! treats it as any other response: a 2xx body is parsed as far as it
+//! goes (a rule line cut mid-way is read as what it says), and a cut
+//! `Content-Encoding` stream is a corrupt coding, i.e. an invalid
+//! response, unreachable (R2.3.1.4-1 / G-STATUS-7).
 
 use std::io::{BufReader, Read};
 use std::path::Path;
@@ -84,6 +93,15 @@ pub fn records(
             );
             continue;
         };
+        let truncated =
+            record.header(WarcHeader::Truncated).map(|r| r.into_owned());
+        if let Some(reason) = &truncated {
+            input.mark_truncated(reason);
+        }
+        let how = match truncated {
+            Some(_) => http::Capture::Truncated,
+            None => http::Capture::Whole,
+        };
         let length = record.content_length();
         if length > limits.max_body as u64 + HEAD_ALLOWANCE {
             input.bad(
@@ -108,7 +126,7 @@ pub fn records(
                 ),
             );
         }
-        match http::parse(&bytes) {
+        match http::parse_captured(&bytes, how) {
             Ok(answer) => {
                 if let robots_oracle::fetch::Answer::Response(r) = &answer
                     && r.body.len() > limits.max_body

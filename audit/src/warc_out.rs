@@ -41,7 +41,21 @@ pub fn http_response(
 /// One uncompressed WARC record of type `kind` (`response`, `request`,
 /// `warcinfo`, ...) about `url`, numbered `n` (for its record id).
 pub fn record(kind: &str, url: &str, n: usize, payload: &[u8]) -> Vec<u8> {
+    record_with(kind, url, n, payload, &[])
+}
+
+/// [`record`] with `extra` WARC headers (`WARC-Truncated: length`).
+pub fn record_with(
+    kind: &str,
+    url: &str,
+    n: usize,
+    payload: &[u8],
+    extra: &[(&str, &str)],
+) -> Vec<u8> {
     let mut headers: HashMap<WarcHeader, Vec<u8>> = HashMap::new();
+    for (k, v) in extra {
+        headers.insert(WarcHeader::from(*k), v.as_bytes().to_vec());
+    }
     headers.insert(WarcHeader::WarcType, kind.into());
     headers.insert(
         WarcHeader::RecordID,

@@ -9,12 +9,16 @@
 //! - **Hostile**: [`hostile`], runs of `*` and a 500 KiB file of wildcard
 //!   rules against 8 KiB paths; time per check.
 //!
+//! - **Audit throughput**: [`audit_throughput`], hosts and verdicts per
+//!   second of one `audit` worker on the real corpus.
+//!
 //! Everything is generated deterministically in code (a fixed-seed
 //! SplitMix64), so runs on different machines time the same inputs.
 //!
 //! Timings are reported, never asserted: nothing here fails on a slow
 //! machine.
 
+pub mod audit_throughput;
 pub mod subjects;
 
 use std::fmt::Write as _;

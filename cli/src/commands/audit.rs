@@ -46,6 +46,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
                 out.display()
             );
         }
+        Outcome::Rendered(dir) => {
+            eprintln!("wrote {0}/audit.md and {0}/audit.html", dir.display());
+        }
         Outcome::MadeWarc { files, records } => {
             for f in &files {
                 eprintln!("wrote {}", f.display());

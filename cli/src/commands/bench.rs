@@ -213,6 +213,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     for h in robots_bench::hostile() {
         hostile(&h, &subjects, budget);
     }
+    robots_bench::audit_throughput::section(&path, budget);
     println!(
         "\ntime/oracle: the parser's time over the oracle's; above 1 means \
          the oracle is faster."
