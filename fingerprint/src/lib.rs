@@ -22,6 +22,7 @@
 pub mod answers;
 pub mod bugs;
 pub mod fit;
+pub mod from_matrix;
 pub mod reading;
 
 pub use answers::{Answers, agree};
