@@ -245,11 +245,10 @@ fn decide_bug(
         ours.as_str()
     );
     let title = format!(
-        "`{}` is {} for `{}` where {} ({first}) gives {}{}",
+        "`{}` is {} for `{}` where {first} gives {} (fitted reading){}",
         s.url,
         theirs.as_str(),
         s.agent,
-        reading_words(claimed),
         ours.as_str(),
         match why.as_str() {
             "unexplained" => String::new(),
@@ -291,9 +290,8 @@ fn other_bug(
     Bug {
         key: format!("{op}|value|{first}"),
         title: format!(
-            "`{op}` answers {} where {} ({first}) gives {}",
+            "`{op}` answers {} where {first} gives {} (fitted reading)",
             words(reply),
-            reading_words(claimed),
             words(fitted)
         ),
         op,
@@ -311,14 +309,6 @@ fn other_bug(
         claimed_oracle: words(&under_claim.answer(&check.request)),
         claimed_expected: check.expected(claimed.name).describe(),
         clauses: Vec::new(),
-    }
-}
-
-/// `RFC 9309` or `Google's reading`, for a title.
-fn reading_words(claimed: &Profile) -> &'static str {
-    match claimed.name {
-        "google" => "Google's reading",
-        _ => "RFC 9309",
     }
 }
 

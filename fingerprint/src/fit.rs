@@ -181,6 +181,48 @@ pub fn fingerprint(answers: &Answers, selection: &Selection) -> Fit {
     }
 }
 
+/// The fit of a reading known already (a `fingerprint --json` file's
+/// `base` and `changes`, rebuilt with [`Reading::from_names`]): the
+/// counts and the residual of `answers` under it, without a climb.
+pub fn evaluate(
+    answers: &Answers,
+    selection: &Selection,
+    base: &str,
+    reading: Reading,
+) -> Fit {
+    let claimed = answers.info.profile.clone();
+    let claimed_agree = Reading::built_in(&claimed)
+        .map_or(0, |r| agreeing(answers, &oracle_replies(&r, selection)));
+    let replies = oracle_replies(&reading, selection);
+    let scored = answers.scored();
+    let changes = Reading::built_in(base)
+        .map(|b| reading.changes_from(&b))
+        .unwrap_or_default();
+    let residual = answers
+        .replies
+        .iter()
+        .zip(&replies)
+        .filter(|((_, p), o)| is_answer(p) && !agree(p, o))
+        .map(|((check, p), o)| Residual {
+            check: check.clone(),
+            parser: describe(p),
+            fitted: describe(o),
+        })
+        .collect();
+    Fit {
+        adapter: answers.info.name.clone(),
+        claimed,
+        base: base.to_string(),
+        changes: changes.iter().map(Move::name).collect(),
+        scored,
+        agree: agreeing(answers, &replies),
+        claimed_agree,
+        unanswered: answers.replies.len() - scored,
+        residual,
+        reading: Some(reading),
+    }
+}
+
 /// How many of the parser's answers are among `oracle` (replies in
 /// selection order).
 fn agreeing(answers: &Answers, oracle: &[Reply]) -> usize {
