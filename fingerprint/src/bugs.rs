@@ -167,7 +167,7 @@ pub fn find_bugs(
     }
     let mut bugs: Vec<Bug> = classes.into_values().collect();
     // Most checks first: the widest bug leads.
-    bugs.sort_by(|a, b| b.checks.len().cmp(&a.checks.len()));
+    bugs.sort_by_key(|b| std::cmp::Reverse(b.checks.len()));
     bugs
 }
 
