@@ -186,8 +186,15 @@ fn verdict_of(r: &Reply) -> Option<Verdict> {
     }
 }
 
-/// `s` shrunk while the parser says `theirs` and the fitted reading
-/// `ours`.
+/// Bodies up to this size keep their cause while they are minimised
+/// (classifying re-decides once per switch); larger ones keep only the
+/// two answers.
+const CAUSE_KEPT_BYTES: usize = 64 * 1024;
+
+/// `s` shrunk while the parser says `theirs`, the fitted reading `ours`,
+/// and (for bodies up to [`CAUSE_KEPT_BYTES`]) the cause stays the one
+/// of the check as asked, so that shrinking never turns one bug into
+/// another.
 fn shrink(
     parser: &mut dyn Adapter,
     reading: &Reading,
@@ -199,10 +206,13 @@ fn shrink(
         reading.profile.clone(),
         reading.fetch.clone(),
     );
+    let kept = (s.robots.len() <= CAUSE_KEPT_BYTES)
+        .then(|| cause(reading, &s, theirs));
     minimise(s, MINIMISE_BUDGET, &mut |s: &Subject| {
         let req = decide(s);
         verdict_of(&oracle.answer(&req)) == Some(ours)
             && verdict_of(&parser.answer(&req)) == Some(theirs)
+            && kept.as_ref().is_none_or(|c| *c == cause(reading, s, theirs))
     })
 }
 
