@@ -202,6 +202,45 @@ mod tests {
     }
 
     #[test]
+    fn the_fast_and_plain_paths_agree_under_the_grouping_readings() {
+        use crate::profile::{PreambleRules, switches};
+        let body = "disallow: /pre\nuser-agent: a\ndisallow: /1\nallow: /1/x\n\
+                    user-agent: *\ndisallow: /2\nuser-agent: a\ndisallow: /3*$\n\
+                    user-agent: *\nallow: /2/y\n";
+        let names = [
+            "groups_obeyed=first",
+            "groups_obeyed=last",
+            "star_groups_join_named=true",
+            "preamble_rules=star-group",
+            "preamble_rules=every-crawler",
+        ];
+        for name in names {
+            let sw = switches().iter().find(|s| s.name == name).unwrap();
+            let p = sw.applied_to(&Profile::rfc9309());
+            assert_ne!(
+                p.preamble_rules == PreambleRules::Ignored,
+                name.starts_with("preamble")
+            );
+            let r = RobotsTxt::parse(body.as_bytes(), &p);
+            for agent in ["a", "b"] {
+                for url in
+                    ["/pre", "/1", "/1/x", "/2", "/2/y", "/3", "/3/z", "/"]
+                {
+                    let fast = r.decide(agent, url).unwrap().verdict;
+                    let plain = r.decide_linear(agent, url).unwrap().verdict;
+                    let indexed =
+                        r.decide_indexed(agent, url).unwrap().verdict;
+                    assert_eq!(
+                        (fast, indexed),
+                        (plain, plain),
+                        "{name} {agent} {url}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
     fn product_tokens() {
         assert!(is_valid_product_token("FooBot"));
         for bad in ["", "ツ", "Foobot*", " Foobot ", "Bot2", "Foobot Bar"] {
