@@ -208,6 +208,7 @@ mod tests {
                     user-agent: *\ndisallow: /2\nuser-agent: a\ndisallow: /3*$\n\
                     user-agent: *\nallow: /2/y\n";
         let names = [
+            "records_end_agent_list=true",
             "groups_obeyed=first",
             "groups_obeyed=last",
             "star_groups_join_named=true",
@@ -238,6 +239,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn records_end_agent_list_splits_the_user_agent_lines() {
+        let body = "user-agent: a\nsp: il\nuser-agent: b\ndisallow: /\n\
+                    user-agent: c\nsitemap: https://e.com/s\nuser-agent: d\n\
+                    disallow: /d\n";
+        let mut p = Profile::rfc9309();
+        assert_eq!(selected_under(body, "a", &p), [1]);
+        assert_eq!(selected_under(body, "c", &p), [5]);
+        p.records_end_agent_list = true;
+        let r = RobotsTxt::parse(body.as_bytes(), &p);
+        assert_eq!(r.groups().len(), 4);
+        assert!(r.groups()[0].rules.is_empty());
+        assert_eq!(selected_under(body, "b", &p), [3]);
+        assert!(r.decide("a", "/x").unwrap().is_allowed());
+        assert!(!r.decide("b", "/x").unwrap().is_allowed());
+        assert!(r.decide("c", "/d").unwrap().is_allowed());
+        assert_eq!(r.sitemaps().count(), 1);
     }
 
     #[test]

@@ -273,7 +273,16 @@ impl Builder<'_> {
         }
     }
 
+    /// A record other than user-agent and the rules: under
+    /// `records_end_agent_list` it ends the open group's user-agent list.
+    fn record_seen(&mut self) {
+        if self.profile.records_end_agent_list && self.open.is_some() {
+            self.rules_started = true;
+        }
+    }
+
     fn other(&mut self, line: u32, key: &[u8], value: &[u8]) {
+        self.record_seen();
         let record = Record { line, key: lossy(key), value: lossy(value) };
         match self.open.as_mut() {
             Some(g) => g.records.push(record),
@@ -296,11 +305,14 @@ impl Builder<'_> {
                 Key::Disallow => {
                     self.rule(l.number, RuleKind::Disallow, value)
                 }
-                Key::Sitemap => self.sitemaps.push(Record {
-                    line: l.number,
-                    key: "sitemap".into(),
-                    value: lossy(value),
-                }),
+                Key::Sitemap => {
+                    self.record_seen();
+                    self.sitemaps.push(Record {
+                        line: l.number,
+                        key: "sitemap".into(),
+                        value: lossy(value),
+                    });
+                }
                 Key::Other(k) => self.other(l.number, k, value),
             },
         }

@@ -207,6 +207,15 @@ pub struct Profile {
     /// Default: rfc9309 = false; google = false.
     pub star_groups_join_named: bool,
 
+    /// A record other than user-agent, allow and disallow (`Sitemap`,
+    /// `Crawl-delay`, an unknown key) ends the list of user-agent lines:
+    /// a user-agent line after it starts a new group, so the agents above
+    /// it get no rules. Departs from R2.2.4-3 (other records MUST NOT
+    /// interfere with the parsing of the defined ones). Evidence: several
+    /// parsers close the user-agent list at any non-user-agent line.
+    /// Default: rfc9309 = false; google = false.
+    pub records_end_agent_list: bool,
+
     /// What rules before the first user-agent line do. R2.2.2-15: the
     /// crawler SHOULD ignore them, so another treatment is
     /// implementation-defined. Evidence for `StarGroup`: Perl's
@@ -317,6 +326,7 @@ impl Profile {
             groups_obeyed: GroupsObeyed::All,
             star_groups_join_named: false,
             preamble_rules: PreambleRules::Ignored,
+            records_end_agent_list: false,
             blank_line_ends_group: false,
             require_pattern_start: true,
             reject_invalid_utf8_patterns: true,
@@ -487,6 +497,12 @@ pub fn switches() -> &'static [Switch] {
             true),
         sw!("star_groups_join_named=false", "grouping", ["R2.2.1-8"], |p| p
             .star_groups_join_named =
+            false),
+        sw!("records_end_agent_list=true", "grouping", ["R2.2.4-3"], |p| p
+            .records_end_agent_list =
+            true),
+        sw!("records_end_agent_list=false", "grouping", ["R2.2.4-3"], |p| p
+            .records_end_agent_list =
             false),
         sw!("preamble_rules=ignored", "grouping", ["R2.2.2-15"], |p| p
             .preamble_rules =
