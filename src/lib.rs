@@ -90,7 +90,8 @@ pub use lex::{LineRanges, line_ranges};
 pub use octets::Octets;
 pub use parse::{Agent, AgentToken, Group, Record, RobotsTxt, Rule, RuleKind};
 pub use profile::{
-    AgentMatch, BomHandling, FIVE_HUNDRED_KIB, GOOGLE_LINE_BYTES, Precedence,
-    Priority, Profile, Switch, switches,
+    AgentMatch, BomHandling, FIVE_HUNDRED_KIB, GOOGLE_LINE_BYTES,
+    GroupsObeyed, PreambleRules, Precedence, Priority, Profile, Switch,
+    switches,
 };
 pub use target::{Error, ErrorKind, robots_txt_url};

@@ -5,7 +5,8 @@
 //! line ends the list of user-agent lines, and the next user-agent line
 //! starts a new group (R2.1-3). Blank lines and other records never end a
 //! group (R2.2-2, R2.2.4-4). Rules before the first user-agent line are
-//! ignored (R2.2.2-15). Does not select groups for a crawler; see `agent`.
+//! ignored (R2.2.2-15), unless the profile's `preamble_rules` makes them a
+//! group. Does not select groups for a crawler; see `agent`.
 
 use std::sync::Arc;
 
@@ -14,7 +15,7 @@ use crate::index::LazyIndex;
 use crate::lex::{Content, Key, Line, lex};
 use crate::octets::Octets;
 use crate::pattern::{Pattern, Shape};
-use crate::profile::Profile;
+use crate::profile::{PreambleRules, Profile};
 
 /// Whether a rule allows or disallows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -105,9 +106,11 @@ pub struct Group {
 }
 
 impl Group {
-    /// The line of the group's first user-agent line.
+    /// The line of the group's first user-agent line (of its first rule
+    /// for the agent-less group of `preamble_rules=every-crawler`).
     pub fn line(&self) -> u32 {
-        self.agents.first().map_or(0, |a| a.line)
+        let first = self.agents.first().map(|a| a.line);
+        first.or_else(|| self.rules.first().map(|r| r.line)).unwrap_or(0)
     }
 }
 
@@ -223,7 +226,10 @@ impl Builder<'_> {
 
     fn rule(&mut self, line: u32, kind: RuleKind, value: &[u8]) {
         let p = self.profile;
-        if self.open.is_none() {
+        let preamble = self.open.is_none() && self.groups.is_empty();
+        if self.open.is_none()
+            && !(preamble && p.preamble_rules != PreambleRules::Ignored)
+        {
             return self.note(line, DiagnosticKind::RuleOutsideGroup);
         }
         if p.reject_invalid_utf8_patterns
@@ -250,13 +256,33 @@ impl Builder<'_> {
             pattern: Pattern::compile(value, p),
             directory,
         };
+        if self.open.is_none() {
+            // Before the first user-agent line, under a `preamble_rules`
+            // that keeps such rules.
+            let agents = match p.preamble_rules {
+                PreambleRules::StarGroup => {
+                    vec![Agent { line, token: AgentToken::Global }]
+                }
+                PreambleRules::EveryCrawler | PreambleRules::Ignored => vec![],
+            };
+            self.open = Some(Group { agents, rules: vec![], records: vec![] });
+        }
         self.rules_started = true;
         if let Some(g) = self.open.as_mut() {
             g.rules.push(rule);
         }
     }
 
+    /// A record other than user-agent and the rules: under
+    /// `records_end_agent_list` it ends the open group's user-agent list.
+    fn record_seen(&mut self) {
+        if self.profile.records_end_agent_list && self.open.is_some() {
+            self.rules_started = true;
+        }
+    }
+
     fn other(&mut self, line: u32, key: &[u8], value: &[u8]) {
+        self.record_seen();
         let record = Record { line, key: lossy(key), value: lossy(value) };
         match self.open.as_mut() {
             Some(g) => g.records.push(record),
@@ -279,11 +305,14 @@ impl Builder<'_> {
                 Key::Disallow => {
                     self.rule(l.number, RuleKind::Disallow, value)
                 }
-                Key::Sitemap => self.sitemaps.push(Record {
-                    line: l.number,
-                    key: "sitemap".into(),
-                    value: lossy(value),
-                }),
+                Key::Sitemap => {
+                    self.record_seen();
+                    self.sitemaps.push(Record {
+                        line: l.number,
+                        key: "sitemap".into(),
+                        value: lossy(value),
+                    });
+                }
                 Key::Other(k) => self.other(l.number, k, value),
             },
         }

@@ -60,6 +60,39 @@ pub enum BomHandling {
     FullOrPartial,
 }
 
+/// Which of the groups naming a crawler it obeys (and, separately, which
+/// of the `*` groups when none names it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+pub enum GroupsObeyed {
+    /// Every matching group, combined (R2.2.1-7, MUST).
+    All,
+    /// Only the first matching group in file order (`urllib.robotparser`
+    /// returns the first entry that applies; the 1996 draft's "the first
+    /// record that matches").
+    First,
+    /// Only the last matching group (parsers that keep groups in a map
+    /// keyed by agent, so a later group replaces an earlier one).
+    Last,
+}
+
+/// What becomes of allow and disallow lines before the first user-agent
+/// line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+pub enum PreambleRules {
+    /// Ignored (R2.2.2-15, SHOULD).
+    Ignored,
+    /// They form a `*` group, as if `User-agent: *` preceded them
+    /// (Perl's `WWW::RobotRules`: "assume that User-agent: * was
+    /// intended").
+    StarGroup,
+    /// They apply to every crawler, in addition to the groups it obeys.
+    EveryCrawler,
+}
+
 /// The behaviour switches. Built-in bundles: [`Profile::rfc9309`] and
 /// [`Profile::google`]; start from one and change fields to explore.
 ///
@@ -159,6 +192,36 @@ pub struct Profile {
     /// R2.2.1-6 and Figure 2 say exact, case-insensitive.
     /// Default: rfc9309 = Exact; google = Exact.
     pub agent_match: AgentMatch,
+
+    /// Which of the groups naming the crawler it obeys (and which of the
+    /// `*` groups, when none names it). R2.2.1-7: every matching group,
+    /// combined (MUST). Evidence for `First`: `urllib.robotparser` and the
+    /// parsers modelled on it; for `Last`: parsers keyed by agent.
+    /// Default: rfc9309 = All; google = All.
+    pub groups_obeyed: GroupsObeyed,
+
+    /// The `*` groups are obeyed by a crawler that a group names, too, in
+    /// addition to that group. Departs from R2.2.1-8 (`*` only "if no
+    /// matching group exists"). Evidence: some crawler libraries merge the
+    /// global rules into every crawler's.
+    /// Default: rfc9309 = false; google = false.
+    pub star_groups_join_named: bool,
+
+    /// A record other than user-agent, allow and disallow (`Sitemap`,
+    /// `Crawl-delay`, an unknown key) ends the list of user-agent lines:
+    /// a user-agent line after it starts a new group, so the agents above
+    /// it get no rules. Departs from R2.2.4-3 (other records MUST NOT
+    /// interfere with the parsing of the defined ones). Evidence: several
+    /// parsers close the user-agent list at any non-user-agent line.
+    /// Default: rfc9309 = false; google = false.
+    pub records_end_agent_list: bool,
+
+    /// What rules before the first user-agent line do. R2.2.2-15: the
+    /// crawler SHOULD ignore them, so another treatment is
+    /// implementation-defined. Evidence for `StarGroup`: Perl's
+    /// `WWW::RobotRules` and reppy. Default: rfc9309 = Ignored;
+    /// google = Ignored.
+    pub preamble_rules: PreambleRules,
 
     /// A blank line ends a group: later rules are outside any group until
     /// the next user-agent line. Departs from R2.2-2 (`emptyline` inside a
@@ -260,6 +323,10 @@ impl Profile {
             invalid_agent_ends_group: true,
             star_with_suffix_is_global: false,
             agent_match: AgentMatch::Exact,
+            groups_obeyed: GroupsObeyed::All,
+            star_groups_join_named: false,
+            preamble_rules: PreambleRules::Ignored,
+            records_end_agent_list: false,
             blank_line_ends_group: false,
             require_pattern_start: true,
             reject_invalid_utf8_patterns: true,
@@ -416,6 +483,36 @@ pub fn switches() -> &'static [Switch] {
             ["R2.2-2", "R2.1-3"],
             |p| p.blank_line_ends_group = false
         ),
+        sw!("groups_obeyed=all", "grouping", ["R2.2.1-7"], |p| p
+            .groups_obeyed =
+            GroupsObeyed::All),
+        sw!("groups_obeyed=first", "grouping", ["R2.2.1-7"], |p| p
+            .groups_obeyed =
+            GroupsObeyed::First),
+        sw!("groups_obeyed=last", "grouping", ["R2.2.1-7"], |p| p
+            .groups_obeyed =
+            GroupsObeyed::Last),
+        sw!("star_groups_join_named=true", "grouping", ["R2.2.1-8"], |p| p
+            .star_groups_join_named =
+            true),
+        sw!("star_groups_join_named=false", "grouping", ["R2.2.1-8"], |p| p
+            .star_groups_join_named =
+            false),
+        sw!("records_end_agent_list=true", "grouping", ["R2.2.4-3"], |p| p
+            .records_end_agent_list =
+            true),
+        sw!("records_end_agent_list=false", "grouping", ["R2.2.4-3"], |p| p
+            .records_end_agent_list =
+            false),
+        sw!("preamble_rules=ignored", "grouping", ["R2.2.2-15"], |p| p
+            .preamble_rules =
+            PreambleRules::Ignored),
+        sw!("preamble_rules=star-group", "grouping", ["R2.2.2-15"], |p| p
+            .preamble_rules =
+            PreambleRules::StarGroup),
+        sw!("preamble_rules=every-crawler", "grouping", ["R2.2.2-15"], |p| {
+            p.preamble_rules = PreambleRules::EveryCrawler
+        }),
         sw!("agent_match=substring", "ua-matching", ["R2.2.1-6"], |p| p
             .agent_match =
             AgentMatch::Substring),

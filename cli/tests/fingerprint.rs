@@ -112,3 +112,99 @@ fn certify_carries_the_fingerprint_section_and_json() {
     assert!(fit["scored"].as_u64().unwrap() > 0, "{fit}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn bugs_writes_an_index_and_one_report_per_class_for_a_real_parser() {
+    let dir = std::env::temp_dir()
+        .join(format!("rc-bugs-cli-{}", std::process::id()));
+    let out = bin()
+        .args(["bugs", "--adapter", "rust-robots_txt", "precedence::"])
+        .arg("--out")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("rust-robots_txt ≈ "), "{text}");
+    let index = std::fs::read_to_string(dir.join("index.md")).unwrap();
+    assert!(index.starts_with("# Bugs of rust-robots_txt"), "{index}");
+    let bugs: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("bugs.json")).unwrap())
+            .unwrap();
+    let n = bugs.as_array().unwrap().len();
+    for i in 1..=n {
+        let f = dir.join(format!("bug-{i:03}.md"));
+        let md = std::fs::read_to_string(&f).unwrap();
+        assert!(md.contains("## Expected vs actual"), "{}", f.display());
+        assert!(index.contains(&format!("bug-{i:03}.md")));
+    }
+    assert!(!dir.join(format!("bug-{:03}.md", n + 1)).exists());
+    // The fit it used is written beside the reports, and can be reused.
+    let fit = dir.join("fit.json");
+    assert!(fit.is_file());
+    let again = bin()
+        .args(["bugs", "--adapter", "rust-robots_txt", "precedence::"])
+        .arg("--out")
+        .arg(&dir)
+        .arg("--fit")
+        .arg(&fit)
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(0), "{again:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&again.stdout).lines().next(),
+        text.lines().next()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn matrix_fingerprint_shows_each_parsers_fit_in_the_reports() {
+    let dir = std::env::temp_dir()
+        .join(format!("rc-matrix-fp-{}", std::process::id()));
+    let out = bin()
+        .args([
+            "matrix",
+            "--adapters",
+            "reference,rust-robots_txt",
+            "--fingerprint",
+            "--threads",
+            "precedence::",
+        ])
+        .arg("--out")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.code() == Some(0), "{out:?}");
+    let md = std::fs::read_to_string(dir.join("matrix.md")).unwrap();
+    assert!(md.contains("## Fingerprints"), "{md}");
+    assert!(
+        md.contains("| reference | rfc9309 | `≈ rfc9309 (100%)` |"),
+        "{md}"
+    );
+    let report: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(dir.join("report.json")).unwrap(),
+    )
+    .unwrap();
+    let fp = report["adapters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == "rust-robots_txt")
+        .unwrap()["fingerprint"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(fp.starts_with("≈ "), "{fp}");
+    // The same fit as `fingerprint` on the same checks.
+    let single = bin()
+        .args(["fingerprint", "--adapter", "rust-robots_txt", "precedence::"])
+        .output()
+        .unwrap();
+    let line = last_line(&single);
+    let reading = line.split(" ≈ ").nth(1).unwrap().split(':').next().unwrap();
+    assert!(fp.starts_with(&format!("≈ {reading} (")), "{fp} vs {line}");
+    let html = std::fs::read_to_string(dir.join("matrix.html")).unwrap();
+    assert!(html.contains("Fingerprint"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -7,7 +7,11 @@
 //! disagreement is judged by: those come from the reference adapters
 //! through the `Adapter` trait.
 
-use robots_adapters::Reply;
+use std::collections::BTreeMap;
+
+use robots_adapters::reference::Reference;
+use robots_adapters::{Adapter, Reply};
+use robots_oracle::fetch::FetchProfile;
 use robots_oracle::{Classification, Profile, classify};
 
 use super::minimise::Subject;
@@ -63,3 +67,53 @@ pub fn why(s: &Subject, profile: &str, reply: &Reply) -> Why {
         other => Why::Failure(other.word().to_string()),
     }
 }
+
+/// A parser's fitted reading (from `robots-fingerprint`): what its
+/// answers are judged and classified against instead of its claimed
+/// profile, so that a disagreement restating a reading the parser is
+/// known to follow is no finding.
+#[derive(Clone, Debug)]
+pub struct Fitted {
+    profile: Profile,
+    fetch: FetchProfile,
+    /// The fit in words (`google + precedence=first-match`), for reports.
+    pub label: String,
+}
+
+impl Fitted {
+    /// The reading `profile` + `fetch`, described as `label`.
+    pub fn new(
+        profile: Profile,
+        fetch: FetchProfile,
+        label: String,
+    ) -> Fitted {
+        Fitted { profile, fetch, label }
+    }
+
+    /// The reference adapter under this reading: the verdicts the parser
+    /// is judged by come from it, through the `Adapter` trait.
+    pub fn reference(&self) -> Box<dyn Adapter> {
+        Box::new(Reference::with_fetch_profile(
+            self.profile.clone(),
+            self.fetch.clone(),
+        ))
+    }
+
+    /// Classifies `reply` to `s` against this reading.
+    pub fn why(&self, s: &Subject, reply: &Reply) -> Why {
+        match reply {
+            Reply::Verdict { verdict, .. } => Why::Oracle(classify(
+                &s.robots,
+                &s.agent,
+                &s.url,
+                &self.profile,
+                *verdict,
+            )),
+            other => Why::Failure(other.word().to_string()),
+        }
+    }
+}
+
+/// Fitted readings by adapter name (empty: every adapter is judged by
+/// its claimed profile).
+pub type Fits = BTreeMap<String, Fitted>;

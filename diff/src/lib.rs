@@ -27,7 +27,6 @@ use std::time::{Duration, Instant};
 use robots_adapters::{Adapter, Info, Reply, Request, Verdict};
 use robots_gen::Check;
 
-use self::classifier::why;
 use self::minimise::{Subject, minimise};
 pub use self::oracles::Oracles;
 use self::oracles::{Verdicts, decide};
@@ -112,6 +111,8 @@ pub struct Settings {
     pub per_key: usize,
     /// Inputs per batch sent to each adapter.
     pub batch: usize,
+    /// Fitted readings: adapters named here are judged by them.
+    pub fits: classifier::Fits,
 }
 
 /// The state of a run between batches.
@@ -146,7 +147,7 @@ pub fn run(
         settings,
         started: Instant::now(),
         infos: adapters.iter().map(|a| a.info()).collect(),
-        oracles: Oracles::new(),
+        oracles: Oracles::with_fits(&settings.fits),
         report: Report {
             seed: settings.seed,
             next: settings.start,
@@ -245,17 +246,19 @@ impl Run<'_> {
                     .or_default() += 1;
             }
         }
-        if !differs(reply, oracle[pi]) {
-            return;
-        }
-        totals.disagreements += 1;
         let subject = Subject {
             robots: item.input.robots.clone(),
             agent: item.input.agent.clone(),
             url: item.url.to_string(),
         };
+        let judged =
+            self.oracles.judged(&info.name, pi, &subject, Some(oracle[pi]));
+        if !differs(reply, judged) {
+            return;
+        }
+        totals.disagreements += 1;
         let profile = self.oracles.references[pi].0.clone();
-        let e = why(&subject, &profile, reply);
+        let e = self.oracles.why_for(&info.name, &subject, &profile, reply);
         *totals.axes.entry(e.axis()).or_default() += 1;
         let seen =
             self.raw_per_key.entry((info.name.clone(), e.name())).or_default();
@@ -310,17 +313,22 @@ impl Run<'_> {
         let info = self.infos[ai].clone();
         let pi = self.oracles.index_for(&info.profile);
         let oracles = &mut self.oracles;
-        let oracle_then = oracles.verdict_of(pi, &subject);
+        let oracle_then = oracles.judged(&info.name, pi, &subject, None);
         // Timeouts are too slow to minimise.
         let small = if matches!(reply, Reply::TimedOut) {
             subject
         } else {
             minimise(subject, self.settings.minimise_budget, &mut |s| {
-                oracles.verdict_of(pi, s) == oracle_then
+                oracles.judged(&info.name, pi, s, None) == oracle_then
                     && same_answer(&ask(adapter, s), reply)
             })
         };
-        let e = why(&small, &oracles.references[pi].0, reply);
+        let e = oracles.why_for(
+            &info.name,
+            &small,
+            &oracles.references[pi].0,
+            reply,
+        );
         let oracle = (0..oracles.references.len())
             .map(|i| {
                 let word = word(oracles.verdict_of(i, &small));

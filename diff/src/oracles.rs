@@ -2,6 +2,10 @@
 //! one per built-in profile, through the `Adapter` trait like any other
 //! parser.
 //!
+//! With fitted readings ([`crate::classifier::Fits`]), an adapter that
+//! has one is judged by the reference adapter under that reading
+//! instead of its claimed profile's.
+//!
 //! It only collects verdicts and times them; it never calls the oracle
 //! crate, and never classifies (that is [`crate::classifier`]).
 
@@ -11,6 +15,7 @@ use std::time::{Duration, Instant};
 use robots_adapters::reference::Reference;
 use robots_adapters::{Adapter, Reply, Request, Verdict};
 
+use crate::classifier::{Fits, Why, why};
 use crate::minimise::Subject;
 
 /// The oracle, asked through its reference adapters: one per built-in
@@ -22,6 +27,8 @@ pub struct Oracles {
     time: Duration,
     /// Checks they answered (each profile counts).
     checks: usize,
+    /// Per adapter with a fitted reading: the reading and its reference.
+    fitted: Vec<(String, crate::classifier::Fitted, Box<dyn Adapter>)>,
 }
 
 /// The oracle's verdict for one check under each profile (`None`: the
@@ -42,7 +49,54 @@ impl Oracles {
                 (profile, Box::new(r) as Box<dyn Adapter>)
             })
             .collect();
-        Oracles { references, time: Duration::ZERO, checks: 0 }
+        Oracles {
+            references,
+            time: Duration::ZERO,
+            checks: 0,
+            fitted: Vec::new(),
+        }
+    }
+
+    /// [`Oracles::new`], judging each adapter of `fits` by its fitted
+    /// reading.
+    pub fn with_fits(fits: &Fits) -> Oracles {
+        let mut o = Oracles::new();
+        o.fitted = fits
+            .iter()
+            .map(|(name, f)| (name.clone(), f.clone(), f.reference()))
+            .collect();
+        o
+    }
+
+    /// The verdict adapter `name` is judged by on `s`: its fitted
+    /// reading's, else reference `pi`'s (`built_in`, when already
+    /// asked).
+    pub(crate) fn judged(
+        &mut self,
+        name: &str,
+        pi: usize,
+        s: &Subject,
+        built_in: Option<Option<Verdict>>,
+    ) -> Option<Verdict> {
+        match self.fitted.iter_mut().find(|(n, ..)| n == name) {
+            Some((_, _, r)) => verdict(&r.answer(&decide(s))),
+            None => built_in.unwrap_or_else(|| self.verdict_of(pi, s)),
+        }
+    }
+
+    /// Why adapter `name` answered `reply` to `s`: against its fitted
+    /// reading, else against `profile` (its claimed one).
+    pub(crate) fn why_for(
+        &self,
+        name: &str,
+        s: &Subject,
+        profile: &str,
+        reply: &Reply,
+    ) -> Why {
+        match self.fitted.iter().find(|(n, ..)| n == name) {
+            Some((_, f, _)) => f.why(s, reply),
+            None => why(s, profile, reply),
+        }
     }
 
     /// The reference an adapter claiming `profile` is compared with: the

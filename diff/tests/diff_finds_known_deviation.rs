@@ -26,6 +26,7 @@ fn a_first_match_parser_is_found_minimised_and_classified_as_precedence() {
         minimise_budget: 400,
         per_key: 3,
         batch: 32,
+        fits: Default::default(),
     };
     let mut inputs = (0..)
         .map(|i| (format!("seed 42 check {i}"), robots_gen::from_seed(42, i)));

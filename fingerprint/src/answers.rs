@@ -86,6 +86,28 @@ pub fn oracle_replies(reading: &Reading, selection: &Selection) -> Vec<Reply> {
     .collect()
 }
 
+/// The part of `selection` at the flat check positions `at` (increasing),
+/// in the same order.
+pub fn subset<'a>(selection: &Selection<'a>, at: &[usize]) -> Selection<'a> {
+    let mut out: Selection<'a> = Vec::new();
+    let mut next = at.iter().copied().peekable();
+    let mut flat = 0;
+    for (case, checks) in selection {
+        let mut kept = Vec::new();
+        for check in checks {
+            if next.peek() == Some(&flat) {
+                kept.push(*check);
+                next.next();
+            }
+            flat += 1;
+        }
+        if !kept.is_empty() {
+            out.push((*case, kept));
+        }
+    }
+    out
+}
+
 /// How many of the parser's answers the oracle gives under `reading`.
 pub fn agreements(
     answers: &Answers,

@@ -4,7 +4,11 @@
 //! From a built-in reading (the parser's claimed profile first), every
 //! single-switch move is tried; the one that raises agreement most is
 //! kept (the first in switch order on a tie), and the climb repeats until
-//! no move raises it. Unless that explains every answer, the other
+//! no move raises it. A move can only gain on the checks the current
+//! reading gets wrong, so every move is first scored on those alone (its
+//! gain, an upper bound of its net gain), and only the moves whose gain
+//! could still win are scored on every check: the same move is kept as by
+//! scoring every move on every check, at a fraction of the cost. Unless that explains every answer, the other
 //! built-in reading is climbed from too, and the better end wins (more
 //! agreement, then fewer changes, then the claimed start). The parser is never asked again: only the oracle is.
 
@@ -12,7 +16,7 @@ use robots_adapters::Reply;
 use serde::Serialize;
 
 use crate::answers::{
-    Answers, Selection, agree, agreements, is_answer, oracle_replies,
+    Answers, Selection, agree, is_answer, oracle_replies, subset,
 };
 use crate::reading::{Move, Reading, moves};
 
@@ -94,7 +98,6 @@ pub fn percent(n: usize, of: usize) -> String {
 /// The reading under which the oracle gives most of `answers`, searched
 /// over `selection` (the checks the answers are to).
 pub fn fingerprint(answers: &Answers, selection: &Selection) -> Fit {
-    let score = |r: &Reading| agreements(answers, r, selection);
     let claimed = answers.info.profile.clone();
     let mut starts: Vec<&str> = vec![claimed.as_str()];
     starts.extend(STARTS.iter().copied().filter(|s| *s != claimed));
@@ -104,27 +107,17 @@ pub fn fingerprint(answers: &Answers, selection: &Selection) -> Fit {
     for start in starts {
         let Some(base) = Reading::built_in(start) else { continue };
         let mut here = base.clone();
-        let mut here_score = score(&here);
+        let mut here_replies = oracle_replies(&here, selection);
+        let mut here_score = agreeing(answers, &here_replies);
         if start == claimed {
             claimed_agree = Some(here_score);
         }
         for _ in 0..MAX_STEPS {
-            let candidates: Vec<Reading> = all
-                .iter()
-                .filter(|m| m.changes(&here))
-                .map(|m| m.applied_to(&here))
-                .collect();
-            let scores = in_parallel(&candidates, &score);
-            let mut step: Option<(Reading, usize)> = None;
-            for (next, s) in candidates.into_iter().zip(scores) {
-                if s > step.as_ref().map_or(here_score, |(_, b)| *b) {
-                    step = Some((next, s));
-                }
-            }
-            match step {
-                Some((next, s)) => {
+            match best_move(answers, selection, &all, &here, &here_replies) {
+                Some((next, replies)) => {
+                    here_score = agreeing(answers, &replies);
                     here = next;
-                    here_score = s;
+                    here_replies = replies;
                 }
                 None => break,
             }
@@ -186,6 +179,128 @@ pub fn fingerprint(answers: &Answers, selection: &Selection) -> Fit {
         residual,
         reading: Some(reading),
     }
+}
+
+/// The fit of a reading known already (a `fingerprint --json` file's
+/// `base` and `changes`, rebuilt with [`Reading::from_names`]): the
+/// counts and the residual of `answers` under it, without a climb.
+pub fn evaluate(
+    answers: &Answers,
+    selection: &Selection,
+    base: &str,
+    reading: Reading,
+) -> Fit {
+    let claimed = answers.info.profile.clone();
+    let claimed_agree = Reading::built_in(&claimed)
+        .map_or(0, |r| agreeing(answers, &oracle_replies(&r, selection)));
+    let replies = oracle_replies(&reading, selection);
+    let scored = answers.scored();
+    let changes = Reading::built_in(base)
+        .map(|b| reading.changes_from(&b))
+        .unwrap_or_default();
+    let residual = answers
+        .replies
+        .iter()
+        .zip(&replies)
+        .filter(|((_, p), o)| is_answer(p) && !agree(p, o))
+        .map(|((check, p), o)| Residual {
+            check: check.clone(),
+            parser: describe(p),
+            fitted: describe(o),
+        })
+        .collect();
+    Fit {
+        adapter: answers.info.name.clone(),
+        claimed,
+        base: base.to_string(),
+        changes: changes.iter().map(Move::name).collect(),
+        scored,
+        agree: agreeing(answers, &replies),
+        claimed_agree,
+        unanswered: answers.replies.len() - scored,
+        residual,
+        reading: Some(reading),
+    }
+}
+
+/// How many of the parser's answers are among `oracle` (replies in
+/// selection order).
+fn agreeing(answers: &Answers, oracle: &[Reply]) -> usize {
+    answers
+        .replies
+        .iter()
+        .zip(oracle)
+        .filter(|((_, p), o)| agree(p, o))
+        .count()
+}
+
+/// The single move from `here` (whose replies are `here_replies`) that
+/// raises agreement most, the first in `all`'s order on a tie, with its
+/// replies; none when no move raises it.
+fn best_move(
+    answers: &Answers,
+    selection: &Selection,
+    all: &[Move],
+    here: &Reading,
+    here_replies: &[Reply],
+) -> Option<(Reading, Vec<Reply>)> {
+    let wrong: Vec<usize> = answers
+        .replies
+        .iter()
+        .zip(here_replies)
+        .enumerate()
+        .filter(|(_, ((_, p), o))| is_answer(p) && !agree(p, o))
+        .map(|(i, _)| i)
+        .collect();
+    if wrong.is_empty() {
+        return None;
+    }
+    let wrong_sel = subset(selection, &wrong);
+    let candidates: Vec<Reading> = all
+        .iter()
+        .filter(|m| m.changes(here))
+        .map(|m| m.applied_to(here))
+        .collect();
+    // A move's gain on the checks `here` gets wrong bounds its net gain.
+    let gains = in_parallel(&candidates, &|r: &Reading| {
+        oracle_replies(r, &wrong_sel)
+            .iter()
+            .zip(&wrong)
+            .filter(|(o, i)| agree(&answers.replies[**i].1, o))
+            .count()
+    });
+    let here_score = agreeing(answers, here_replies);
+    let mut order: Vec<usize> = (0..candidates.len()).collect();
+    order.sort_by_key(|&c| std::cmp::Reverse(gains[c]));
+    // (net gain, candidate, its replies)
+    let mut won: Option<(usize, usize, Vec<Reply>)> = None;
+    for c in order {
+        let bound = gains[c];
+        let beaten = match &won {
+            None => bound == 0,
+            Some((net, at, _)) => bound < *net || (bound == *net && c > *at),
+        };
+        if beaten {
+            if won.as_ref().is_none_or(|(net, ..)| bound < *net) {
+                break;
+            }
+            continue;
+        }
+        let replies = oracle_replies(&candidates[c], selection);
+        let score = agreeing(answers, &replies);
+        if score <= here_score {
+            continue;
+        }
+        let net = score - here_score;
+        let better = match &won {
+            None => true,
+            Some((n, at, _)) => net > *n || (net == *n && c < *at),
+        };
+        if better {
+            won = Some((net, c, replies));
+        }
+    }
+    won.map(|(_, c, replies)| (candidates[c].clone(), replies))
 }
 
 /// `score` of every reading, in order, on as many threads as the

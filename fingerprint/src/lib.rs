@@ -8,17 +8,24 @@
 //! with the parser on more checks. What no reading explains is left over:
 //! that parser's bugs ([`fit::Fit::residual`]).
 //!
-//! It never asks the parser twice, never judges against a case's
-//! expectation (the fit compares answers with answers), and reaches the
-//! oracle only through the reference adapter.
+//! What is left is turned into upstream-ready reports by [`bugs`]: each
+//! residual check minimised, grouped by cause.
+//!
+//! The fit never asks the parser twice ([`bugs`] asks it again, only to
+//! minimise), never judges against a case's expectation (the fit compares
+//! answers with answers), and reaches the oracle only through the
+//! reference adapter.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod answers;
+pub mod bugs;
 pub mod fit;
+pub mod from_matrix;
 pub mod reading;
 
 pub use answers::{Answers, agree};
+pub use bugs::{About, Bug, find_bugs, write_bugs};
 pub use fit::{Fit, Residual, fingerprint};
 pub use reading::{Move, Reading, moves};

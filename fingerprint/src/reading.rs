@@ -27,6 +27,29 @@ impl Reading {
         })
     }
 
+    /// The built-in reading `base` with the moves named `changes` (as in
+    /// a fit's `base` and `changes`) applied in order.
+    ///
+    /// # Errors
+    ///
+    /// The name of the base or the move the oracle does not know.
+    pub fn from_names(
+        base: &str,
+        changes: &[String],
+    ) -> Result<Reading, String> {
+        let mut r = Reading::built_in(base)
+            .ok_or_else(|| format!("no built-in reading `{base}`"))?;
+        let all = moves();
+        for c in changes {
+            let m = all
+                .iter()
+                .find(|m| m.name() == c)
+                .ok_or_else(|| format!("no switch `{c}`"))?;
+            r = m.applied_to(&r);
+        }
+        Ok(r)
+    }
+
     /// The moves that turn `base` into this reading, in the order of
     /// [`moves`]: each names a value this reading holds and `base` does
     /// not.
@@ -114,6 +137,22 @@ mod tests {
         rebuilt.fetch.cites = google.fetch.cites;
         assert_eq!(rebuilt, google);
         assert!(rfc.changes_from(&rfc).is_empty());
+    }
+
+    #[test]
+    fn a_reading_is_rebuilt_from_its_names_and_unknown_names_are_errors() {
+        let rfc = Reading::built_in("rfc9309").unwrap();
+        let google = Reading::built_in("google").unwrap();
+        let names: Vec<String> = google
+            .changes_from(&rfc)
+            .iter()
+            .map(|m| m.name().to_string())
+            .collect();
+        let rebuilt = Reading::from_names("rfc9309", &names).unwrap();
+        assert!(rebuilt.changes_from(&google).is_empty());
+        assert!(google.changes_from(&rebuilt).is_empty());
+        assert!(Reading::from_names("nope", &[]).is_err());
+        assert!(Reading::from_names("rfc9309", &["x=y".into()]).is_err());
     }
 
     #[test]

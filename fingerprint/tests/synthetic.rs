@@ -104,3 +104,23 @@ fn the_unchanged_oracle_needs_no_switch() {
     assert_eq!(fit.claimed_agree, fit.scored);
     assert!(fit.scored > 100, "the suite is scored: {}", fit.scored);
 }
+
+#[test]
+fn the_grouping_readings_outside_both_profiles_are_found() {
+    let suite = suite();
+    let sel = folders(&suite, &["grouping", "ua-matching"]);
+    let mut profile = Profile::rfc9309();
+    (rule_switch("groups_obeyed=first").apply)(&mut profile);
+    (rule_switch("preamble_rules=star-group").apply)(&mut profile);
+    let mut parser =
+        Reference::with_fetch_profile(profile, FetchProfile::rfc9309());
+    let answers = Answers::collect(&mut parser, &sel);
+    let fit = fingerprint(&answers, &sel);
+    assert_eq!(fit.base, "rfc9309");
+    assert_eq!(
+        fit.changes,
+        vec!["groups_obeyed=first", "preamble_rules=star-group"]
+    );
+    assert_eq!(fit.agree, fit.scored);
+    assert!(fit.claimed_agree < fit.scored, "the flips must show");
+}

@@ -99,6 +99,9 @@ pub struct Column {
     pub levels: BTreeMap<String, [usize; 2]>,
     /// Per category: [passed, scored].
     pub categories: BTreeMap<String, [usize; 2]>,
+    /// `≈ BASE + switch=value + … (X%)`, when fitted (`matrix --fingerprint`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<String>,
 }
 
 /// A finished run.
@@ -328,6 +331,7 @@ fn run_column(
         counts: BTreeMap::new(),
         levels: BTreeMap::new(),
         categories: BTreeMap::new(),
+        fingerprint: None,
     };
     if let Status::Unavailable { why, fix } = registry::status(entry) {
         column.status = "unavailable".into();

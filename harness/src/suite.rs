@@ -152,7 +152,9 @@ impl Suite {
     }
 
     /// The highest requirement level among a case's clauses (MUST before
-    /// SHOULD before MAY before the rest), for scoring.
+    /// SHOULD before MAY before GOOGLE before the rest), for scoring; a
+    /// case citing only silences (`S-…`, level SILENT) is `SILENT`, not a
+    /// definition.
     pub fn level_of(&self, case: &Case) -> &'static str {
         let levels: Vec<&str> = case
             .clauses
@@ -171,6 +173,9 @@ impl Suite {
             if levels.contains(&want) {
                 return name;
             }
+        }
+        if !levels.is_empty() && levels.iter().all(|l| *l == "SILENT") {
+            return "SILENT";
         }
         "DEF"
     }
@@ -235,6 +240,25 @@ mod tests {
         let suite = Suite::load(&root);
         std::fs::remove_dir_all(&root).unwrap();
         suite
+    }
+
+    #[test]
+    fn a_case_citing_only_silences_is_silent_not_a_definition() {
+        let clause = |id: &str, level: &str| {
+            format!(
+                "[[clause]]\nid = \"{id}\"\nsection = \"1\"\nlevel = \"{level}\"\n\
+                 category = \"grouping\"\ntext = \"t\"\ntestable = true\n\
+                 source = \"rfc9309\"\nlayer = \"parse\"\n"
+            )
+        };
+        let suite =
+            suite_with_index("silent", clause("R1", "SILENT").as_bytes());
+        assert!(suite.errors.is_empty(), "{:?}", suite.errors);
+        assert_eq!(suite.level_of(&suite.cases[0]), "SILENT");
+        let suite = suite_with_index("def", clause("R1", "ABNF").as_bytes());
+        assert_eq!(suite.level_of(&suite.cases[0]), "DEF");
+        let suite = suite_with_index("must", clause("R1", "MUST").as_bytes());
+        assert_eq!(suite.level_of(&suite.cases[0]), "MUST");
     }
 
     #[test]

@@ -40,6 +40,88 @@ pub struct Args {
     /// Predicate calls allowed to minimise one finding
     #[arg(long, default_value_t = 400)]
     minimise_budget: usize,
+    /// Judge and classify each adapter against its fitted reading instead
+    /// of its claimed profile: read from these `fingerprint --json` files,
+    /// else fitted once at start on the spec cases
+    #[arg(long, value_name = "FILE", num_args = 0..)]
+    fit: Option<Vec<PathBuf>>,
+    /// The spec-cases folder the fits are computed on [default:
+    /// ./spec-cases, else the built-in one]
+    #[arg(long, value_name = "DIR")]
+    fit_cases: Option<PathBuf>,
+}
+
+/// The fitted reading of every adapter: from the `--fit` files that name
+/// it, else fitted on the spec cases (the adapter is asked each check
+/// once).
+fn fits(
+    files: &[PathBuf],
+    adapters: &mut [Box<dyn robots_adapters::Adapter>],
+    cases: Option<&std::path::Path>,
+) -> anyhow::Result<robots_diff::classifier::Fits> {
+    use robots_fingerprint::{Answers, Reading, fingerprint};
+    let mut fits = robots_diff::classifier::Fits::new();
+    for f in files {
+        let text = std::fs::read_to_string(f)
+            .with_context(|| format!("reading {}", f.display()))?;
+        let v: serde_json::Value =
+            serde_json::from_str(&text).with_context(|| {
+                format!("{} is not fingerprint JSON", f.display())
+            })?;
+        let field = |k: &str| {
+            v.get(k).with_context(|| format!("{}: no `{k}`", f.display()))
+        };
+        let adapter =
+            field("adapter")?.as_str().unwrap_or_default().to_string();
+        let base = field("base")?.as_str().unwrap_or_default().to_string();
+        let changes: Vec<String> =
+            serde_json::from_value(field("changes")?.clone())
+                .with_context(|| format!("{}: `changes`", f.display()))?;
+        let r = Reading::from_names(&base, &changes)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?;
+        let label = std::iter::once(base)
+            .chain(changes)
+            .collect::<Vec<_>>()
+            .join(" + ");
+        fits.insert(
+            adapter,
+            robots_diff::classifier::Fitted::new(r.profile, r.fetch, label),
+        );
+    }
+    let missing = adapters.iter().any(|a| !fits.contains_key(&a.info().name));
+    if !missing {
+        return Ok(fits);
+    }
+    let root = cases
+        .map_or_else(robots_runner::suite::default_root, |p| p.to_path_buf());
+    let suite = robots_runner::suite::Suite::load(&root);
+    anyhow::ensure!(
+        suite.errors.is_empty(),
+        "fix the case files first (robots-conformance validate)"
+    );
+    let sel = robots_runner::matrix::selection(&suite, &Default::default());
+    for a in adapters.iter_mut() {
+        let name = a.info().name;
+        if fits.contains_key(&name) {
+            continue;
+        }
+        let answers = Answers::collect(a.as_mut(), &sel);
+        let fit = fingerprint(&answers, &sel);
+        eprintln!("{}", fit.line());
+        if let Some(r) = fit.reading.clone() {
+            let label = std::iter::once(fit.base.clone())
+                .chain(fit.changes.iter().map(|c| c.to_string()))
+                .collect::<Vec<_>>()
+                .join(" + ");
+            fits.insert(
+                name,
+                robots_diff::classifier::Fitted::new(
+                    r.profile, r.fetch, label,
+                ),
+            );
+        }
+    }
+    Ok(fits)
 }
 
 fn parse_duration(s: &str) -> Result<Duration, String> {
@@ -105,6 +187,10 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             }
         }
     }
+    let fits = match &a.fit {
+        Some(files) => fits(files, &mut adapters, a.fit_cases.as_deref())?,
+        None => Default::default(),
+    };
     let time = a.time.or(if a.cases.is_none() {
         Some(Duration::from_secs(60))
     } else {
@@ -118,6 +204,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         minimise_budget: a.minimise_budget,
         per_key: 3,
         batch: 64,
+        fits,
     };
     let mut inputs: Box<dyn Iterator<Item = (String, robots_diff::Input)>> =
         match &a.corpus {

@@ -77,6 +77,10 @@ pub struct Args {
     /// child processes (faster; a hung parser cannot be killed)
     #[arg(long)]
     threads: bool,
+    /// Fit each ready adapter's reading from the run's own answers and
+    /// show it (`≈ BASE + switches (X%)`) in the reports
+    #[arg(long)]
+    fingerprint: bool,
 }
 
 /// The entries `spec` names (`all`, `ready`, `none`, or a comma list of
@@ -228,9 +232,15 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         skip: a.skip.clone(),
         exact: false,
     };
-    let m = run_matrix(
+    let mut m = run_matrix(
         &suite, &filter, &entries, &a.profile, a.timeout, a.threads,
     );
+    if a.fingerprint {
+        let sel = matrix::selection(&suite, &filter);
+        for fit in robots_fingerprint::from_matrix::fit_matrix(&mut m, &sel) {
+            println!("{}", fit.line());
+        }
+    }
     report::text::write(&m, &mut std::io::stdout())?;
     if let Some(dir) = &out {
         report::write_all(&m, dir.path())?;

@@ -8,6 +8,7 @@
 mod adapters;
 mod audit;
 mod bench;
+mod bugs;
 mod certify;
 mod check;
 mod coverage;
@@ -58,6 +59,8 @@ enum Command {
     Bench(bench::Args),
     /// The reading (switches of the oracle) that best explains a parser.
     Fingerprint(fingerprint::Args),
+    /// One upstream-ready report per bug of a parser (after the fit).
+    Bugs(bugs::Args),
     /// Differential fuzzing: find, minimise and classify disagreements.
     Diff(diff::Args),
     /// Move fuzz findings into spec-cases/ after they validate.
@@ -117,6 +120,7 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Serve(a) => serve::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Fingerprint(a) => fingerprint::run(a),
+        Command::Bugs(a) => bugs::run(a),
         Command::Diff(a) => diff::run(a),
         Command::Promote(a) => diff::promote(a),
         Command::Audit(a) => audit::run(a),

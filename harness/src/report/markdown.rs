@@ -30,6 +30,22 @@ pub fn write(m: &Matrix, out: &mut impl Write) -> std::io::Result<()> {
     writeln!(out, "```\n")?;
     let ready: Vec<_> =
         m.adapters.iter().filter(|c| c.status == "ready").collect();
+    if ready.iter().any(|c| c.fingerprint.is_some()) {
+        writeln!(
+            out,
+            "## Fingerprints (the reading that best explains each parser)\n"
+        )?;
+        writeln!(out, "| adapter | claims | fingerprint |\n|---|---|---|")?;
+        for col in &ready {
+            let fp = col.fingerprint.as_deref().unwrap_or("-");
+            writeln!(
+                out,
+                "| {} | {} | `{fp}` |",
+                col.info.name, col.info.profile
+            )?;
+        }
+        writeln!(out)?;
+    }
     let cats: BTreeSet<&String> =
         ready.iter().flat_map(|c| c.categories.keys()).collect();
     writeln!(out, "## Score per category (passed / scored)\n")?;

@@ -95,6 +95,7 @@ mod tests {
             counts: BTreeMap::new(),
             levels: BTreeMap::new(),
             categories: BTreeMap::new(),
+            fingerprint: None,
         }
     }
 
