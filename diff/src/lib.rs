@@ -13,6 +13,7 @@
 //! never judges which reading is right: a finding is a candidate case
 //! whose expectations a human reviews before `promote`.
 
+mod classes;
 pub mod classifier;
 pub mod corpus;
 pub mod finding;
@@ -27,7 +28,7 @@ use std::time::{Duration, Instant};
 use robots_adapters::{Adapter, Info, Reply, Request, Verdict};
 use robots_gen::Check;
 
-use self::classifier::why;
+use self::classes::Classes;
 use self::minimise::{Subject, minimise};
 pub use self::oracles::Oracles;
 use self::oracles::{Verdicts, decide};
@@ -125,6 +126,8 @@ struct Run<'a> {
     raw_per_key: BTreeMap<(String, String), usize>,
     /// The finding for each (adapter, explanation, shape).
     by_key: BTreeMap<(String, String, String), usize>,
+    /// Classifications, memoised and prepared per batch.
+    classes: Classes,
 }
 
 /// One check of a batch: its input, its URL, its request.
@@ -132,6 +135,17 @@ struct Item<'b> {
     origin: &'b str,
     input: &'b Input,
     url: &'b str,
+}
+
+impl Item<'_> {
+    /// The check as a subject to classify or minimise.
+    fn subject(&self) -> Subject {
+        Subject {
+            robots: self.input.robots.clone(),
+            agent: self.input.agent.clone(),
+            url: self.url.to_string(),
+        }
+    }
 }
 
 /// Runs the differential loop over `inputs` (an iterator of (origin,
@@ -154,6 +168,7 @@ pub fn run(
         },
         raw_per_key: BTreeMap::new(),
         by_key: BTreeMap::new(),
+        classes: Classes::default(),
     };
     loop {
         let batch = run.next_batch(inputs);
@@ -208,6 +223,25 @@ impl Run<'_> {
         let oracle = self.oracles.verdicts(&requests);
         let answers =
             ask_all(adapters, &self.infos, &requests, &mut self.report);
+        // Every disagreement of the batch is classified (the tallies
+        // need it): all at once, in parallel, before the ordered pass.
+        let mut wanted = Vec::new();
+        for (k, item) in items.iter().enumerate() {
+            for (ai, replies) in answers.iter().enumerate() {
+                let reply = &replies[k];
+                let pi = self.oracles.index_for(&self.infos[ai].profile);
+                if !matches!(reply, Reply::NotApplicable { .. })
+                    && differs(reply, oracle[k][pi])
+                {
+                    wanted.push((
+                        item.subject(),
+                        self.oracles.references[pi].0.clone(),
+                        reply.clone(),
+                    ));
+                }
+            }
+        }
+        self.classes.prepare(&wanted);
         for (k, item) in items.iter().enumerate() {
             self.report.checks += 1;
             for (ai, replies) in answers.iter().enumerate() {
@@ -249,16 +283,12 @@ impl Run<'_> {
             return;
         }
         totals.disagreements += 1;
-        let subject = Subject {
-            robots: item.input.robots.clone(),
-            agent: item.input.agent.clone(),
-            url: item.url.to_string(),
-        };
-        let profile = self.oracles.references[pi].0.clone();
-        let e = why(&subject, &profile, reply);
-        *totals.axes.entry(e.axis()).or_default() += 1;
+        let subject = item.subject();
+        let profile = &self.oracles.references[pi].0;
+        let e = self.classes.get(&subject, profile, reply);
+        *totals.axes.entry(e.axis).or_default() += 1;
         let seen =
-            self.raw_per_key.entry((info.name.clone(), e.name())).or_default();
+            self.raw_per_key.entry((info.name.clone(), e.name)).or_default();
         *seen += 1;
         if *seen > self.settings.per_key {
             return;
@@ -320,7 +350,7 @@ impl Run<'_> {
                     && same_answer(&ask(adapter, s), reply)
             })
         };
-        let e = why(&small, &oracles.references[pi].0, reply);
+        let e = self.classes.get(&small, &oracles.references[pi].0, reply);
         let oracle = (0..oracles.references.len())
             .map(|i| {
                 let word = word(oracles.verdict_of(i, &small));
@@ -330,9 +360,9 @@ impl Run<'_> {
         Finding {
             adapter: info.name,
             profile: info.profile,
-            explanation: e.name(),
-            axis: e.axis(),
-            clauses: e.clauses(),
+            explanation: e.name,
+            axis: e.axis,
+            clauses: e.clauses,
             shape: shape(&small),
             answer: describe(reply),
             oracle,

@@ -11,6 +11,7 @@ use indicatif::{
 use robots_adapters::process::Limits;
 use robots_adapters::registry::{self, Entry, Host};
 use robots_runner::baseline::Baseline;
+use robots_runner::cache::Cache;
 use robots_runner::matrix::{self, Matrix};
 use robots_runner::output::{self, FolderLock, OutDir};
 use robots_runner::report;
@@ -58,6 +59,10 @@ pub struct Args {
     /// child processes (faster; a hung parser cannot be killed)
     #[arg(long)]
     threads: bool,
+    /// Ask every adapter every check: neither read nor write the answer
+    /// cache (`.cache/matrix/`, or `$ROBOTS_CONFORMANCE_CACHE`)
+    #[arg(long)]
+    no_cache: bool,
 }
 
 /// The entries `spec` names (`all`, `ready`, or a comma list).
@@ -97,6 +102,19 @@ pub fn run_matrix(
     timeout: f64,
     threads: bool,
 ) -> Matrix {
+    run_matrix_cached(suite, filter, entries, profile, timeout, threads, None)
+}
+
+/// [`run_matrix`] with the answer cache `cache` (none: ask everything).
+pub fn run_matrix_cached(
+    suite: &Suite,
+    filter: &Filter,
+    entries: &[Entry],
+    profile: &str,
+    timeout: f64,
+    threads: bool,
+    cache: Option<&Cache>,
+) -> Matrix {
     let total = matrix::selection(suite, filter)
         .iter()
         .map(|(_, k)| k.len())
@@ -131,9 +149,15 @@ pub fn run_matrix(
         Ok(exe) if !threads => Host::Process(exe),
         _ => Host::Thread,
     };
-    let m =
-        matrix::run(suite, filter, entries, profile, limits, &host, &progress);
+    let m = matrix::run_cached(
+        suite, filter, entries, profile, limits, &host, &progress, cache,
+    );
     let _ = multi.clear();
+    if let Some(cache) = cache {
+        for w in cache.warnings() {
+            eprintln!("warning: {w}");
+        }
+    }
     m
 }
 
@@ -212,8 +236,15 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         skip: a.skip.clone(),
         exact: false,
     };
-    let m = run_matrix(
-        &suite, &filter, &entries, &a.profile, a.timeout, a.threads,
+    let cache = (!a.no_cache).then(|| Cache::at(Cache::default_dir()));
+    let m = run_matrix_cached(
+        &suite,
+        &filter,
+        &entries,
+        &a.profile,
+        a.timeout,
+        a.threads,
+        cache.as_ref(),
     );
     report::text::write(&m, &mut std::io::stdout())?;
     if let Some(dir) = &out {
