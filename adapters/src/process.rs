@@ -7,10 +7,11 @@
 //! only its own answers: the process is killed (SIGTERM, then SIGKILL
 //! after a grace period), restarted, and a failed batch is retried one URL
 //! at a time so that only the URL that broke it is reported. A `decide`
-//! batch that timed out is first retried with its shortest URL alone: if
-//! that times out too, the body itself hangs the parser, and every URL of
-//! it is reported timed out after those two deadlines (not a kill and a
-//! restart per URL).
+//! (or live `fetch`) batch that timed out is first retried with its
+//! shortest URL alone (a `decide` probe with twice the deadline): if that
+//! times out too, the body (or the fetch of robots.txt) itself hangs the
+//! parser, and every URL of it is reported timed out after those two
+//! deadlines (not a kill and a restart per URL).
 //!
 //! `fetch` requests with a live target go on the wire like `decide`
 //! (batched per scenario and agent: one fetch of robots.txt answers every
@@ -390,14 +391,17 @@ impl Process {
             .collect()
     }
 
-    /// After a multi-URL `decide` line timed out: its URL with the
-    /// shortest text, asked alone first, carrying the others. A parser
-    /// that cannot answer the simplest URL of a body in time is hung by
-    /// the body, not by a URL; one that answers it is asked the others
-    /// one by one, so that only the URLs that hang it are reported.
+    /// After a multi-URL `decide` or `fetch` line timed out: its URL with
+    /// the shortest text, asked alone first, carrying the others. A
+    /// parser that cannot answer the simplest URL of a body (or of one
+    /// fetch of robots.txt) in time is hung by the body or the fetch, not
+    /// by a URL; one that answers it is asked the others one by one, so
+    /// that only the URLs that hang it are reported.
     fn probe(wire: Wire) -> Wire {
-        let Call::Decide { urls, .. } = &wire.call else {
-            unreachable!("only decide lines are probed")
+        let (Call::Decide { urls, .. } | Call::Fetch { urls, .. }) =
+            &wire.call
+        else {
+            unreachable!("only decide and fetch lines are probed")
         };
         let shortest = (0..urls.len()).min_by_key(|&i| urls[i].len());
         let mut singles = Process::split(wire);
@@ -513,8 +517,14 @@ impl Adapter for Process {
             let Some((id, wire)) = flight.pop_front() else { continue };
             let n = wire.slots.len();
             let op = wire.call.op();
-            let deadline =
+            let mut deadline =
                 self.limits.base + self.limits.per_url * n as u32 + wire.extra;
+            if wire.then.is_some() && matches!(wire.call, Call::Decide { .. })
+            {
+                // A probe decides for every URL of its body: a slow
+                // answer on a busy machine must not time them all out.
+                deadline *= 2;
+            }
             let failure = match running.lines.recv_timeout(deadline) {
                 Ok(Line::Text(line)) => {
                     match wire::decode_answer(&line, id, op, n) {
@@ -553,7 +563,9 @@ impl Adapter for Process {
                 pending.push_front(w);
             }
             let timed_out = matches!(failure, Reply::TimedOut);
-            if n > 1 && timed_out && matches!(wire.call, Call::Decide { .. }) {
+            let probed =
+                matches!(wire.call, Call::Decide { .. } | Call::Fetch { .. });
+            if n > 1 && timed_out && probed {
                 pending.push_front(Process::probe(wire));
             } else if n > 1 {
                 for w in Process::split(wire).into_iter().rev() {

@@ -28,7 +28,10 @@
 //! **What is kept.** Only definite answers: verdicts, values, errors the
 //! parser reported and not-applicable answers — never a timeout, a crash,
 //! a protocol error, an unavailable adapter or a fixture server that could
-//! not start (those are asked again next run).
+//! not start (those are asked again next run). The matrix also never
+//! files the answer of an adapter that fetches robots.txt over HTTP
+//! itself to a `fetch` check: it depends on the adapter's HTTP timeout
+//! on a busy machine, so it is asked every run.
 //!
 //! **Bounds.** An answer whose stored form exceeds [`MAX_ANSWER_BYTES`] is
 //! not cached; a file holds at most [`MAX_FILE_BYTES`] of answers (the

@@ -4,6 +4,15 @@
 //!
 //! It reaches every parser, the oracle too, only through the `Adapter`
 //! trait; a misbehaving adapter costs only its own cells, never the run.
+//!
+//! Scheduling: every adapter runs at once, each with one instance per
+//! core ([`instances_per_adapter`]); an adapter's instances take the next
+//! case from one shared queue, so the cores stay busy across adapters
+//! until the slowest adapter's last case, and a case that costs an
+//! instance a deadline holds up only that instance. With an answer cache
+//! ([`run_cached`], [`crate::cache`]) the checks it answers are judged
+//! without asking, and an adapter with nothing left to ask is never
+//! started.
 
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -434,6 +443,8 @@ fn run_column(
     let next = std::sync::atomic::AtomicUsize::new(0);
     let breaker = Breaker::default();
     let instances = instances_per_adapter(work.len());
+    let caps = &entry.info.capabilities;
+    let live_fetcher = caps.fetch && !caps.access_result;
     let parts: Vec<Asked> = if work.is_empty() {
         vec![]
     } else {
@@ -442,6 +453,7 @@ fn run_column(
                 .map(|_| {
                     let (counting, done, breaker, next, work) =
                         (&counting, &done, &breaker, &next, &work);
+                    let live_fetcher = live_fetcher;
                     s.spawn(move || {
                         let mut adapter = registry::open_sharing(
                             entry, limits, host, breaker,
@@ -459,8 +471,21 @@ fn run_column(
                                 counting,
                                 [(w.case, w.checks.clone())],
                             );
-                            for (r, key) in results.iter().zip(&w.keys) {
-                                learnt.push((key.clone(), r.reply.clone()));
+                            for ((r, key), check) in
+                                results.iter().zip(&w.keys).zip(&w.checks)
+                            {
+                                // A live fetch's answer depends on timing
+                                // (the adapter's HTTP timeout on a busy
+                                // machine): asked every run, never cached.
+                                let live = live_fetcher
+                                    && matches!(
+                                        check.request,
+                                        robots_adapters::Request::Fetch { .. }
+                                    );
+                                if !live {
+                                    learnt
+                                        .push((key.clone(), r.reply.clone()));
+                                }
                             }
                             cells.extend(cells_of(
                                 &w.checks,
