@@ -6,7 +6,12 @@
 //! misses its deadline, or a process that dies or prints garbage, costs
 //! only its own answers: the process is killed (SIGTERM, then SIGKILL
 //! after a grace period), restarted, and a failed batch is retried one URL
-//! at a time so that only the URL that broke it is reported.
+//! at a time so that only the URL that broke it is reported. A `decide`
+//! (or live `fetch`) batch that timed out is first retried with its
+//! shortest URL alone (a `decide` probe with twice the deadline): if that
+//! times out too, the body (or the fetch of robots.txt) itself hangs the
+//! parser, and every URL of it is reported timed out after those two
+//! deadlines (not a kill and a restart per URL).
 //!
 //! `fetch` requests with a live target go on the wire like `decide`
 //! (batched per scenario and agent: one fetch of robots.txt answers every
@@ -113,6 +118,11 @@ struct Wire {
     call: Call,
     /// Added to the deadline (a live fetch's HTTP time).
     extra: Duration,
+    /// When this wire probes a body that timed out with all its URLs:
+    /// the body's other URLs, asked one by one only if the probe answers
+    /// (if it times out too, the body is what hangs the parser, and they
+    /// are all timed out without another kill and restart).
+    then: Option<Vec<Wire>>,
 }
 
 /// Proxy variables an HTTP client may obey; removed from an adapter's
@@ -364,7 +374,7 @@ impl Process {
                     unreachable!("answered locally")
                 }
             };
-            out.push_back(Wire { slots: vec![i], call, extra });
+            out.push_back(Wire { slots: vec![i], call, extra, then: None });
         }
         out
     }
@@ -376,8 +386,28 @@ impl Process {
                 slots: vec![wire.slots[i]],
                 call: wire.call.only(i),
                 extra: wire.extra,
+                then: None,
             })
             .collect()
+    }
+
+    /// After a multi-URL `decide` or `fetch` line timed out: its URL with
+    /// the shortest text, asked alone first, carrying the others. A
+    /// parser that cannot answer the simplest URL of a body (or of one
+    /// fetch of robots.txt) in time is hung by the body or the fetch, not
+    /// by a URL; one that answers it is asked the others one by one, so
+    /// that only the URLs that hang it are reported.
+    fn probe(wire: Wire) -> Wire {
+        let (Call::Decide { urls, .. } | Call::Fetch { urls, .. }) =
+            &wire.call
+        else {
+            unreachable!("only decide and fetch lines are probed")
+        };
+        let shortest = (0..urls.len()).min_by_key(|&i| urls[i].len());
+        let mut singles = Process::split(wire);
+        let mut probe = singles.remove(shortest.unwrap_or(0));
+        probe.then = Some(singles);
+        probe
     }
 }
 
@@ -487,14 +517,24 @@ impl Adapter for Process {
             let Some((id, wire)) = flight.pop_front() else { continue };
             let n = wire.slots.len();
             let op = wire.call.op();
-            let deadline =
+            let mut deadline =
                 self.limits.base + self.limits.per_url * n as u32 + wire.extra;
+            if wire.then.is_some() && matches!(wire.call, Call::Decide { .. })
+            {
+                // A probe decides for every URL of its body: a slow
+                // answer on a busy machine must not time them all out.
+                deadline *= 2;
+            }
             let failure = match running.lines.recv_timeout(deadline) {
                 Ok(Line::Text(line)) => {
                     match wire::decode_answer(&line, id, op, n) {
                         Ok(rs) => {
                             for (s, r) in wire.slots.iter().zip(rs) {
                                 replies[*s] = Some(r);
+                            }
+                            // A probe answered: the body's other URLs.
+                            for w in wire.then.into_iter().flatten().rev() {
+                                pending.push_front(w);
                             }
                             continue;
                         }
@@ -522,13 +562,29 @@ impl Adapter for Process {
             for (_, w) in flight.drain(..).rev() {
                 pending.push_front(w);
             }
-            if n > 1 {
+            let timed_out = matches!(failure, Reply::TimedOut);
+            let probed =
+                matches!(wire.call, Call::Decide { .. } | Call::Fetch { .. });
+            if n > 1 && timed_out && probed {
+                pending.push_front(Process::probe(wire));
+            } else if n > 1 {
                 for w in Process::split(wire).into_iter().rev() {
                     pending.push_front(w);
                 }
             } else {
                 for s in wire.slots {
                     replies[s] = Some(failure.clone());
+                }
+                for w in wire.then.into_iter().flatten().rev() {
+                    if timed_out {
+                        // The body hangs the parser: asked once, every
+                        // URL of it timed out.
+                        for s in w.slots {
+                            replies[s] = Some(Reply::TimedOut);
+                        }
+                    } else {
+                        pending.push_front(w);
+                    }
                 }
             }
         }

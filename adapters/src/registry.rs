@@ -350,9 +350,10 @@ pub fn open_in_process(name: &str, d: Duration) -> Box<dyn Adapter> {
             Box::new(Isolated::new(crate::rust::robots_txt::RobotsTxt, d))
         }
         #[cfg(feature = "robotstxt-rs")]
-        "rust-robotstxt-rs" => {
-            Box::new(Isolated::new(crate::rust::robotstxt_rs::RobotstxtRs, d))
-        }
+        "rust-robotstxt-rs" => Box::new(Isolated::new(
+            crate::rust::robotstxt_rs::RobotstxtRs::default(),
+            d,
+        )),
         other => unreachable!("{other} is not an in-process adapter"),
     }
 }

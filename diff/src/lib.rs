@@ -13,6 +13,7 @@
 //! never judges which reading is right: a finding is a candidate case
 //! whose expectations a human reviews before `promote`.
 
+mod classes;
 pub mod classifier;
 pub mod corpus;
 pub mod finding;
@@ -27,6 +28,7 @@ use std::time::{Duration, Instant};
 use robots_adapters::{Adapter, Info, Reply, Request, Verdict};
 use robots_gen::Check;
 
+use self::classes::{Class, Classes};
 use self::minimise::{Subject, minimise};
 pub use self::oracles::Oracles;
 use self::oracles::{Verdicts, decide};
@@ -126,6 +128,8 @@ struct Run<'a> {
     raw_per_key: BTreeMap<(String, String), usize>,
     /// The finding for each (adapter, explanation, shape).
     by_key: BTreeMap<(String, String, String), usize>,
+    /// Classifications, memoised and prepared per batch.
+    classes: Classes,
 }
 
 /// One check of a batch: its input, its URL, its request.
@@ -133,6 +137,17 @@ struct Item<'b> {
     origin: &'b str,
     input: &'b Input,
     url: &'b str,
+}
+
+impl Item<'_> {
+    /// The check as a subject to classify or minimise.
+    fn subject(&self) -> Subject {
+        Subject {
+            robots: self.input.robots.clone(),
+            agent: self.input.agent.clone(),
+            url: self.url.to_string(),
+        }
+    }
 }
 
 /// Runs the differential loop over `inputs` (an iterator of (origin,
@@ -155,6 +170,7 @@ pub fn run(
         },
         raw_per_key: BTreeMap::new(),
         by_key: BTreeMap::new(),
+        classes: Classes::default(),
     };
     loop {
         let batch = run.next_batch(inputs);
@@ -209,6 +225,26 @@ impl Run<'_> {
         let oracle = self.oracles.verdicts(&requests);
         let answers =
             ask_all(adapters, &self.infos, &requests, &mut self.report);
+        // Every disagreement of the batch is classified (the tallies
+        // need it): all at once, in parallel, before the ordered pass.
+        let mut wanted = Vec::new();
+        for (k, item) in items.iter().enumerate() {
+            for (ai, replies) in answers.iter().enumerate() {
+                let reply = &replies[k];
+                let pi = self.oracles.index_for(&self.infos[ai].profile);
+                if !matches!(reply, Reply::NotApplicable { .. })
+                    && !self.oracles.is_fitted(&self.infos[ai].name)
+                    && differs(reply, oracle[k][pi])
+                {
+                    wanted.push((
+                        item.subject(),
+                        self.oracles.references[pi].0.clone(),
+                        reply.clone(),
+                    ));
+                }
+            }
+        }
+        self.classes.prepare(&wanted);
         for (k, item) in items.iter().enumerate() {
             self.report.checks += 1;
             for (ai, replies) in answers.iter().enumerate() {
@@ -246,11 +282,7 @@ impl Run<'_> {
                     .or_default() += 1;
             }
         }
-        let subject = Subject {
-            robots: item.input.robots.clone(),
-            agent: item.input.agent.clone(),
-            url: item.url.to_string(),
-        };
+        let subject = item.subject();
         let judged =
             self.oracles.judged(&info.name, pi, &subject, Some(oracle[pi]));
         if !differs(reply, judged) {
@@ -258,10 +290,17 @@ impl Run<'_> {
         }
         totals.disagreements += 1;
         let profile = self.oracles.references[pi].0.clone();
-        let e = self.oracles.why_for(&info.name, &subject, &profile, reply);
-        *totals.axes.entry(e.axis()).or_default() += 1;
+        let e = class_of(
+            &self.oracles,
+            &mut self.classes,
+            &info.name,
+            &subject,
+            &profile,
+            reply,
+        );
+        *totals.axes.entry(e.axis).or_default() += 1;
         let seen =
-            self.raw_per_key.entry((info.name.clone(), e.name())).or_default();
+            self.raw_per_key.entry((info.name.clone(), e.name)).or_default();
         *seen += 1;
         if *seen > self.settings.per_key {
             return;
@@ -323,10 +362,13 @@ impl Run<'_> {
                     && same_answer(&ask(adapter, s), reply)
             })
         };
-        let e = oracles.why_for(
+        let profile = oracles.references[pi].0.clone();
+        let e = class_of(
+            oracles,
+            &mut self.classes,
             &info.name,
             &small,
-            &oracles.references[pi].0,
+            &profile,
             reply,
         );
         let oracle = (0..oracles.references.len())
@@ -338,9 +380,9 @@ impl Run<'_> {
         Finding {
             adapter: info.name,
             profile: info.profile,
-            explanation: e.name(),
-            axis: e.axis(),
-            clauses: e.clauses(),
+            explanation: e.name,
+            axis: e.axis,
+            clauses: e.clauses,
             shape: shape(&small),
             answer: describe(reply),
             oracle,
@@ -441,6 +483,25 @@ fn ask_admitted(
 }
 
 /// The answer is not the oracle's verdict (a non-verdict always differs).
+/// Why adapter `name` answered `reply` to `s`: against its fitted reading
+/// when it has one (not memoised: a fit is one adapter's), else the
+/// memoised classification under its claimed `profile`.
+fn class_of(
+    oracles: &Oracles,
+    classes: &mut Classes,
+    name: &str,
+    s: &Subject,
+    profile: &str,
+    reply: &Reply,
+) -> Class {
+    if oracles.is_fitted(name) {
+        let e = oracles.why_for(name, s, profile, reply);
+        Class { name: e.name(), axis: e.axis(), clauses: e.clauses() }
+    } else {
+        classes.get(s, profile, reply)
+    }
+}
+
 fn differs(reply: &Reply, oracle: Option<Verdict>) -> bool {
     match reply {
         Reply::Verdict { verdict, .. } => Some(*verdict) != oracle,

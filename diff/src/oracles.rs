@@ -84,6 +84,11 @@ impl Oracles {
         }
     }
 
+    /// Whether adapter `name` is judged against a fitted reading.
+    pub(crate) fn is_fitted(&self, name: &str) -> bool {
+        self.fitted.iter().any(|(n, ..)| n == name)
+    }
+
     /// Why adapter `name` answered `reply` to `s`: against its fitted
     /// reading, else against `profile` (its claimed one).
     pub(crate) fn why_for(

@@ -10,6 +10,7 @@
 #![deny(missing_docs)]
 
 pub mod baseline;
+pub mod cache;
 pub mod case;
 pub mod certify;
 pub mod coverage;

@@ -4,6 +4,15 @@
 //!
 //! It reaches every parser, the oracle too, only through the `Adapter`
 //! trait; a misbehaving adapter costs only its own cells, never the run.
+//!
+//! Scheduling: every adapter runs at once, each with one instance per
+//! core ([`instances_per_adapter`]); an adapter's instances take the next
+//! case from one shared queue, so the cores stay busy across adapters
+//! until the slowest adapter's last case, and a case that costs an
+//! instance a deadline holds up only that instance. With an answer cache
+//! ([`run_cached`], [`crate::cache`]) the checks it answers are judged
+//! without asking, and an adapter with nothing left to ask is never
+//! started.
 
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -14,6 +23,7 @@ use robots_adapters::registry::{self, Entry, Host, Status};
 use robots_adapters::{Info, Reply};
 use serde::Serialize;
 
+use crate::cache::Cache;
 use crate::case::{Case, Check, Expected, PROFILES};
 use crate::render::{describe_question, describe_reply};
 use crate::run::{Outcome, judge, run_cases};
@@ -181,6 +191,22 @@ pub fn run(
     host: &Host,
     progress: &(dyn Fn(&str, usize) + Sync),
 ) -> Matrix {
+    run_cached(suite, filter, entries, profile, limits, host, progress, None)
+}
+
+/// [`run`], answering from `cache` what it holds and filing there what
+/// the adapters answer (see [`crate::cache`]).
+#[allow(clippy::too_many_arguments)]
+pub fn run_cached(
+    suite: &Suite,
+    filter: &Filter,
+    entries: &[Entry],
+    profile: &str,
+    limits: Limits,
+    host: &Host,
+    progress: &(dyn Fn(&str, usize) + Sync),
+    cache: Option<&Cache>,
+) -> Matrix {
     let started = Instant::now();
     let selected = selection(suite, filter);
     let mut rows: Vec<Row> = Vec::new();
@@ -261,6 +287,7 @@ pub fn run(
                     s.spawn(move || {
                         run_column(
                             entry, selected, profile, limits, host, progress,
+                            cache,
                         )
                     })
                 })
@@ -310,8 +337,47 @@ pub fn run(
     }
 }
 
-/// Instances of each adapter a matrix runs side by side.
-const WORKERS_PER_ADAPTER: usize = 2;
+/// Instances of each adapter a matrix runs side by side: one per core
+/// (`std::thread::available_parallelism`), never more than there are
+/// cases left to ask.
+pub fn instances_per_adapter(work: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cores.min(work).max(1)
+}
+
+/// One case's checks an adapter still has to be asked, with their cache
+/// keys.
+struct Work<'a> {
+    case: &'a Case,
+    checks: Vec<&'a Check>,
+    keys: Vec<String>,
+}
+
+/// What one instance of an adapter asked: who it said it is, the cells,
+/// and the answers to file in the cache (by check key).
+struct Asked {
+    info: Info,
+    cells: Vec<(String, Cell)>,
+    learnt: Vec<(String, Reply)>,
+}
+
+/// The cells of `checks`, judged from `replies`.
+fn cells_of(
+    checks: &[&Check],
+    replies: impl IntoIterator<Item = (String, Reply, String)>,
+) -> Vec<(String, Cell)> {
+    replies
+        .into_iter()
+        .zip(checks)
+        .map(|((name, reply, detail), check)| {
+            let outcome = PROFILES
+                .iter()
+                .map(|p| (p.to_string(), judge(check, p, &reply).0))
+                .collect();
+            (name, Cell { answer: describe_reply(&reply), outcome, detail })
+        })
+        .collect()
+}
 
 fn run_column(
     entry: &Entry,
@@ -320,6 +386,7 @@ fn run_column(
     limits: Limits,
     host: &Host,
     progress: &(dyn Fn(&str, usize) + Sync),
+    cache: Option<&Cache>,
 ) -> (Column, Vec<(String, Cell)>) {
     let started = Instant::now();
     let mut column = Column {
@@ -339,66 +406,131 @@ fn run_column(
         column.fix = Some(fix);
         return (column, vec![]);
     }
-    // Two instances per adapter, taking alternate cases: a parser that
-    // hangs on a few hostile cases (each costing a deadline and a
-    // restart) then holds up only half the run.
     let counting = counting_profile(profile, &entry.info).to_string();
-    let done = std::sync::atomic::AtomicUsize::new(0);
-    // The instances count failed starts together: an adapter that
-    // cannot start is given up on once, not once per instance.
-    let breaker = Breaker::default();
-    let parts: Vec<(Info, Vec<(String, Cell)>)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..WORKERS_PER_ADAPTER)
-            .map(|w| {
-                let (counting, done, breaker) = (&counting, &done, &breaker);
-                s.spawn(move || {
-                    let mut adapter =
-                        registry::open_sharing(entry, limits, host, breaker);
-                    let mut cells = Vec::new();
-                    for (case, checks) in
-                        selected.iter().skip(w).step_by(WORKERS_PER_ADAPTER)
-                    {
-                        let results = run_cases(
-                            adapter.as_mut(),
-                            counting,
-                            [(*case, checks.clone())],
-                        );
-                        for (r, check) in results.into_iter().zip(checks) {
-                            let outcome = PROFILES
-                                .iter()
-                                .map(|p| {
-                                    (
-                                        p.to_string(),
-                                        judge(check, p, &r.reply).0,
-                                    )
-                                })
-                                .collect();
-                            let answer = describe_reply(&r.reply);
-                            cells.push((
-                                r.check,
-                                Cell { answer, outcome, detail: r.detail },
-                            ));
-                        }
-                        let n = done.fetch_add(
-                            checks.len(),
-                            std::sync::atomic::Ordering::Relaxed,
-                        );
-                        progress(&entry.info.name, n + checks.len());
-                    }
-                    (adapter.info(), cells)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("adapter worker panicked"))
-            .collect()
-    });
+    // What the cache answers is judged now; the rest is the work.
+    let mut answers = cache.map(|c| c.load(entry));
     let mut cells = Vec::new();
+    let mut work = Vec::new();
+    let mut done_now = 0;
+    for (case, checks) in selected {
+        let mut missing = Vec::new();
+        let mut keys = Vec::new();
+        for check in checks {
+            let key = crate::cache::check_key(&check.request);
+            match answers.as_mut().and_then(|a| a.get(&key)) {
+                Some(reply) => {
+                    let (_, detail) = judge(check, &counting, &reply);
+                    cells.extend(cells_of(
+                        &[check],
+                        [(check.name.clone(), reply, detail)],
+                    ));
+                    done_now += 1;
+                }
+                None => {
+                    missing.push(*check);
+                    keys.push(key);
+                }
+            }
+        }
+        if !missing.is_empty() {
+            work.push(Work { case, checks: missing, keys });
+        }
+    }
+    let done = std::sync::atomic::AtomicUsize::new(done_now);
+    if done_now > 0 {
+        progress(&entry.info.name, done_now);
+    }
+    // Instances take the next case from one queue as they finish one, so
+    // a parser that hangs on a few hostile cases holds up one instance
+    // while the others go on. They count failed starts together: an
+    // adapter that cannot start is given up on once, not per instance.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let breaker = Breaker::default();
+    let instances = instances_per_adapter(work.len());
+    let caps = &entry.info.capabilities;
+    let live_fetcher = caps.fetch && !caps.access_result;
+    let parts: Vec<Asked> = if work.is_empty() {
+        vec![]
+    } else {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..instances)
+                .map(|_| {
+                    let (counting, done, breaker, next, work) =
+                        (&counting, &done, &breaker, &next, &work);
+                    s.spawn(move || {
+                        let mut adapter = registry::open_sharing(
+                            entry, limits, host, breaker,
+                        );
+                        let mut cells = Vec::new();
+                        let mut learnt = Vec::new();
+                        loop {
+                            let i = next.fetch_add(
+                                1,
+                                std::sync::atomic::Ordering::Relaxed,
+                            );
+                            let Some(w) = work.get(i) else { break };
+                            let results = run_cases(
+                                adapter.as_mut(),
+                                counting,
+                                [(w.case, w.checks.clone())],
+                            );
+                            for ((r, key), check) in
+                                results.iter().zip(&w.keys).zip(&w.checks)
+                            {
+                                // A live fetch's answer depends on timing
+                                // (the adapter's HTTP timeout on a busy
+                                // machine): asked every run, never cached.
+                                let live = live_fetcher
+                                    && matches!(
+                                        check.request,
+                                        robots_adapters::Request::Fetch { .. }
+                                    );
+                                if !live {
+                                    learnt
+                                        .push((key.clone(), r.reply.clone()));
+                                }
+                            }
+                            cells.extend(cells_of(
+                                &w.checks,
+                                results
+                                    .into_iter()
+                                    .map(|r| (r.check, r.reply, r.detail)),
+                            ));
+                            let n = done.fetch_add(
+                                w.checks.len(),
+                                std::sync::atomic::Ordering::Relaxed,
+                            );
+                            progress(&entry.info.name, n + w.checks.len());
+                        }
+                        Asked { info: adapter.info(), cells, learnt }
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("adapter worker panicked"))
+                .collect()
+        })
+    };
     let mut info = entry.info.clone();
-    for (i, c) in parts {
-        info = i;
-        cells.extend(c);
+    // Nothing asked: the version it reported when last asked.
+    if let Some(v) = answers.as_ref().and_then(|a| a.version()) {
+        info.version = v.to_string();
+    }
+    for part in parts {
+        info = part.info;
+        cells.extend(part.cells);
+        if let Some(a) = answers.as_mut() {
+            for (key, reply) in part.learnt {
+                a.put(key, &reply);
+            }
+        }
+    }
+    if let (Some(cache), Some(mut a)) = (cache, answers) {
+        if !work.is_empty() {
+            a.set_version(&info.version);
+        }
+        cache.store(a);
     }
     column.version_from(info);
     column.seconds = started.elapsed().as_secs_f64();

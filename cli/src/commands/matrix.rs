@@ -10,6 +10,7 @@ use indicatif::{
 use robots_adapters::process::Limits;
 use robots_adapters::registry::{self, Entry, Host};
 use robots_runner::baseline::Baseline;
+use robots_runner::cache::Cache;
 use robots_runner::matrix::{self, Matrix};
 use robots_runner::output::{self, FolderLock, OutDir};
 use robots_runner::report;
@@ -81,6 +82,10 @@ pub struct Args {
     /// show it (`≈ BASE + switches (X%)`) in the reports
     #[arg(long)]
     fingerprint: bool,
+    /// Ask every adapter every check: neither read nor write the answer
+    /// cache (`.cache/matrix/`, or `$ROBOTS_CONFORMANCE_CACHE`)
+    #[arg(long)]
+    no_cache: bool,
 }
 
 /// The entries `spec` names (`all`, `ready`, `none`, or a comma list of
@@ -108,6 +113,19 @@ pub fn run_matrix(
     profile: &str,
     timeout: f64,
     threads: bool,
+) -> Matrix {
+    run_matrix_cached(suite, filter, entries, profile, timeout, threads, None)
+}
+
+/// [`run_matrix`] with the answer cache `cache` (none: ask everything).
+pub fn run_matrix_cached(
+    suite: &Suite,
+    filter: &Filter,
+    entries: &[Entry],
+    profile: &str,
+    timeout: f64,
+    threads: bool,
+    cache: Option<&Cache>,
 ) -> Matrix {
     let total = matrix::selection(suite, filter)
         .iter()
@@ -143,9 +161,15 @@ pub fn run_matrix(
         Ok(exe) if !threads => Host::Process(exe),
         _ => Host::Thread,
     };
-    let m =
-        matrix::run(suite, filter, entries, profile, limits, &host, &progress);
+    let m = matrix::run_cached(
+        suite, filter, entries, profile, limits, &host, &progress, cache,
+    );
     let _ = multi.clear();
+    if let Some(cache) = cache {
+        for w in cache.warnings() {
+            eprintln!("warning: {w}");
+        }
+    }
     m
 }
 
@@ -232,8 +256,15 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         skip: a.skip.clone(),
         exact: false,
     };
-    let mut m = run_matrix(
-        &suite, &filter, &entries, &a.profile, a.timeout, a.threads,
+    let cache = (!a.no_cache).then(|| Cache::at(Cache::default_dir()));
+    let mut m = run_matrix_cached(
+        &suite,
+        &filter,
+        &entries,
+        &a.profile,
+        a.timeout,
+        a.threads,
+        cache.as_ref(),
     );
     if a.fingerprint {
         let sel = matrix::selection(&suite, &filter);
