@@ -10,15 +10,32 @@
 //! only the rules `index` names as candidates, and it searches the target
 //! through `haystack::Haystack`: `memmem` when few rules ask, shared
 //! bitsets when many rules ask about a long target.
+//!
+//! [`RobotsTxt::is_allowed`] wants the verdict alone, so it stops early:
+//! under first-match precedence at the first rule that matches; under
+//! longest match by pattern octets it tries rules from the longest
+//! pattern down (an indexed group's candidates in the index's order of
+//! pattern length, else in file order skipping those too short to
+//! matter) and stops once no untried rule can reach the best match so
+//! far. Other readings (priority by matched octets) take the full path.
+//!
+//! # Complexity
+//!
+//! A decision is O(Σ over the rules tried of |target| · |pattern|) at
+//! worst (see `pattern`), plus the index lookup, O(|target| +
+//! candidates), and for the early stop a sort of the candidates (few) or
+//! one walk of the group's rules in length order (many). Never worse than
+//! trying every rule.
 
 use crate::agent::{Selection, is_valid_product_token, select};
 use crate::explain::{Decision, Reason, RuleMatch, Verdict};
-use crate::haystack::Haystack;
+use crate::haystack::{Haystack, Numbered};
 use crate::index::Index;
 use crate::parse::{RobotsTxt, Rule, RuleKind};
 use crate::pattern::{Plain, Shape};
 use crate::profile::{Precedence, Priority};
 use crate::target::{Error, match_octets};
+use crate::trie::{Memo, PieceTrie};
 
 fn lossy(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -61,15 +78,34 @@ impl RobotsTxt {
         self.decide_by(agent, url, Scan::Linear)
     }
 
-    /// [`RobotsTxt::decide`] with every group's rule index built at once,
-    /// whatever its size: tests run every case through this path too.
+    /// The fast paths at their most, for tests, which run every case
+    /// through it and compare it with [`RobotsTxt::decide_linear`]: the
+    /// file parsed again for `agent` alone ([`RobotsTxt::parse_for`]),
+    /// every group's rule index built at once whatever its size, and the
+    /// decision explained. When the verdict-only paths of
+    /// [`RobotsTxt::is_allowed`] (on that parse, indexed; and on this
+    /// one, as it stands) give another verdict, the decision's `target`
+    /// says so, and so cannot equal the plain reading's.
     #[doc(hidden)]
     pub fn decide_indexed(
         &self,
         agent: &str,
         url: &str,
     ) -> Result<Decision, Error> {
-        self.decide_by(agent, url, Scan::Indexed)
+        let focused =
+            RobotsTxt::parse_focused(&self.file, &self.profile, agent);
+        let mut d = focused.decide_by(agent, url, Scan::Indexed)?;
+        let target = match_octets(url, &self.profile)?;
+        let indexed = focused.verdict(agent, &target, Scan::Indexed);
+        let here = self.verdict(agent, &target, Scan::Adaptive);
+        if indexed != d.verdict || here != d.verdict {
+            d.target = format!(
+                "fast verdicts differ: decide {}, is_allowed on the \
+                 parse for the agent {indexed}, is_allowed {here}",
+                d.verdict
+            );
+        }
+        Ok(d)
     }
 
     /// `decide(..).is_allowed()`, with a URL that is not a path allowed.
@@ -79,8 +115,87 @@ impl RobotsTxt {
         let Ok(target) = match_octets(url, &self.profile) else {
             return true;
         };
-        let (verdict, ..) = self.settle(agent, &target, Scan::Adaptive);
-        verdict == Verdict::Allowed
+        self.verdict(agent, &target, Scan::Adaptive) == Verdict::Allowed
+    }
+
+    /// Group `i`'s index, if `scan` uses one (and, when adaptive, the
+    /// group has earned one).
+    fn index_of(&self, i: usize, scan: Scan) -> Option<&Index> {
+        let rules = &self.groups[i].rules;
+        let build = || Index::new(rules.iter().map(Rule::shapes));
+        match scan {
+            Scan::Linear => None,
+            Scan::Adaptive => self.indexes[i].get(rules.len(), false, build),
+            Scan::Indexed => self.indexes[i].get(rules.len(), true, build),
+        }
+    }
+
+    /// The verdict of [`RobotsTxt::settle`], stopping as soon as it is
+    /// known (see the module doc).
+    fn verdict(&self, agent: &str, target: &[u8], scan: Scan) -> Verdict {
+        let p = &self.profile;
+        let first = match (p.precedence, p.priority) {
+            (Precedence::FirstMatch, _) => true,
+            (Precedence::LongestMatch, Priority::PatternOctets) => false,
+            (Precedence::LongestMatch, Priority::MatchedOctets) => {
+                return self.settle(agent, target, scan).0;
+            }
+        };
+        if p.implicit_robots_txt_allow && target == b"/robots.txt" {
+            return Verdict::Allowed;
+        }
+        let selection = select(&self.groups, agent, p);
+        let rules: usize =
+            selection.groups.iter().map(|&i| self.groups[i].rules.len()).sum();
+        let hay = match rules >= SHARED_SEARCH_RULES {
+            true => Haystack::table(target),
+            false => Haystack::direct(target),
+        };
+        let how = p.priority;
+        let mut best = Best::default();
+        for &i in &selection.groups {
+            let rules = &self.groups[i].rules;
+            let index = self.index_of(i, scan);
+            let mut tries = Tries::new(scan, index, &hay);
+            if first {
+                let found = match index {
+                    Some(index) => {
+                        in_order(index.candidates(target), rules.len())
+                            .into_iter()
+                            .find_map(|r| tries.hit(rules, r, how))
+                    }
+                    None => {
+                        (0..rules.len()).find_map(|r| tries.hit(rules, r, how))
+                    }
+                };
+                if let Some(h) = found {
+                    return verdict_of(h.rule.kind);
+                }
+                continue;
+            }
+            match index {
+                Some(index) => {
+                    let order = index.by_bound(index.candidates(target));
+                    for r in order {
+                        if best.beats(index.bound(r)) {
+                            break;
+                        }
+                        best.add(tries.hit(rules, r, how));
+                    }
+                }
+                None => {
+                    for (r, rule) in rules.iter().enumerate() {
+                        if !best.beats(bound(rule)) {
+                            best.add(tries.hit(rules, r, how));
+                        }
+                    }
+                }
+            }
+        }
+        match first {
+            true => Verdict::Allowed,
+            false => best.verdict(p.tie_goes_to_allow),
+        }
     }
 
     fn decide_by(
@@ -146,53 +261,25 @@ impl RobotsTxt {
             false => Haystack::direct(target),
         };
         let mut hits = Vec::new();
+        let how = p.priority;
         for &i in &selection.groups {
             let rules = &self.groups[i].rules;
-            let build = || Index::new(rules.iter().map(Rule::shapes));
-            let index = match scan {
-                Scan::Linear => None,
-                Scan::Adaptive => {
-                    self.indexes[i].get(rules.len(), false, build)
-                }
-                Scan::Indexed => self.indexes[i].get(rules.len(), true, build),
-            };
-            let how = p.priority;
-            match (scan, index) {
-                (Scan::Linear, _) => {
-                    let plain = Plain(target);
-                    hits.extend(rules.iter().filter_map(|r| {
-                        hit(r, how, |_, s| s.matches_in(&plain))
-                    }))
-                }
-                (_, Some(index)) => {
+            let index = self.index_of(i, scan);
+            let mut tries = Tries::new(scan, index, &hay);
+            match index {
+                Some(index) => {
                     // In file order, so that the hits need no sort.
                     let candidates =
                         in_order(index.candidates(target), rules.len());
-                    if hay.is_shared() {
-                        let trie = index.trie();
-                        let hay = hay.numbered(trie.piece_count());
-                        let mut memo = trie.memo();
-                        hits.extend(candidates.into_iter().filter_map(|r| {
-                            hit(&rules[r], how, |k, shape| match k {
-                                0 => trie
-                                    .match_end(r, &hay, &mut memo)
-                                    .unwrap_or_else(|()| {
-                                        shape.matches_in(&hay)
-                                    }),
-                                _ => shape.matches_in(&hay),
-                            })
-                        }))
-                    } else {
-                        hits.extend(candidates.into_iter().filter_map(|r| {
-                            hit(&rules[r], how, |_, s| s.matches_in(&hay))
-                        }))
-                    }
+                    hits.extend(
+                        candidates
+                            .into_iter()
+                            .filter_map(|r| tries.hit(rules, r, how)),
+                    );
                 }
-                (_, None) => {
-                    hits.extend(rules.iter().filter_map(|r| {
-                        hit(r, how, |_, s| s.matches_in(&hay))
-                    }))
-                }
+                None => hits.extend(
+                    (0..rules.len()).filter_map(|r| tries.hit(rules, r, how)),
+                ),
             }
         }
         // Groups are disjoint and selected in file order, so this only
@@ -250,6 +337,102 @@ enum Scan {
     Adaptive,
     /// As `Adaptive`, with every group indexed at once.
     Indexed,
+}
+
+/// How one decision tries the rules of one group.
+enum Tries<'h, 't, 'r> {
+    /// Octet by octet: the plain reading.
+    Plain(Plain<'t>),
+    /// Through the decision's haystack.
+    Hay(&'h Haystack<'t>),
+    /// Shared bitsets, the first shape walked through the group's trie.
+    Trie { trie: &'r PieceTrie, hay: Numbered<'h, 't>, memo: Memo },
+}
+
+impl<'h, 't, 'r> Tries<'h, 't, 'r> {
+    fn new(
+        scan: Scan,
+        index: Option<&'r Index>,
+        hay: &'h Haystack<'t>,
+    ) -> Tries<'h, 't, 'r> {
+        match (scan, index) {
+            (Scan::Linear, _) => Tries::Plain(Plain(hay.target())),
+            (_, Some(index)) if hay.is_shared() => {
+                let trie = index.trie();
+                let hay = hay.numbered(trie.piece_count());
+                Tries::Trie { trie, hay, memo: trie.memo() }
+            }
+            _ => Tries::Hay(hay),
+        }
+    }
+
+    /// How rule `r` of `rules` matches, if it does.
+    fn hit(
+        &mut self,
+        rules: &'r [Rule],
+        r: usize,
+        how: Priority,
+    ) -> Option<Hit<'r>> {
+        let rule = rules.get(r)?;
+        match self {
+            Tries::Plain(plain) => hit(rule, how, |_, s| s.matches_in(plain)),
+            Tries::Hay(hay) => hit(rule, how, |_, s| s.matches_in(*hay)),
+            Tries::Trie { trie, hay, memo } => {
+                hit(rule, how, |k, shape| match k {
+                    0 => trie
+                        .match_end(r, hay, memo)
+                        .unwrap_or_else(|()| shape.matches_in(hay)),
+                    _ => shape.matches_in(hay),
+                })
+            }
+        }
+    }
+}
+
+/// The highest priority any of a rule's patterns can have (pattern
+/// octets): the longest non-empty shape.
+pub(crate) fn bound(rule: &Rule) -> usize {
+    rule.shapes()
+        .filter(|s| !s.is_empty())
+        .map(|s| s.normalized().len())
+        .max()
+        .unwrap_or(0)
+}
+
+/// The best allow and disallow priorities found so far.
+#[derive(Default)]
+struct Best {
+    allow: Option<usize>,
+    disallow: Option<usize>,
+}
+
+impl Best {
+    /// A rule of priority at most `bound` can no longer change the
+    /// verdict (ties still can: equal is not beaten).
+    fn beats(&self, bound: usize) -> bool {
+        self.allow.max(self.disallow).is_some_and(|top| bound < top)
+    }
+
+    fn add(&mut self, hit: Option<Hit<'_>>) {
+        let Some(h) = hit else { return };
+        let slot = match h.rule.kind {
+            RuleKind::Allow => &mut self.allow,
+            RuleKind::Disallow => &mut self.disallow,
+        };
+        *slot = (*slot).max(Some(h.priority));
+    }
+
+    /// As `longest_match`.
+    fn verdict(&self, tie_allows: bool) -> Verdict {
+        match (self.allow, self.disallow) {
+            (_, None) => Verdict::Allowed,
+            (None, Some(_)) => Verdict::Disallowed,
+            (Some(a), Some(d)) if a > d => Verdict::Allowed,
+            (Some(a), Some(d)) if a < d => Verdict::Disallowed,
+            _ if tie_allows => Verdict::Allowed,
+            _ => Verdict::Disallowed,
+        }
+    }
 }
 
 /// A rule that matched: the pattern that did and its priority.

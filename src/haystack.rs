@@ -57,7 +57,12 @@ impl<'t> Haystack<'t> {
     }
 }
 
-impl Haystack<'_> {
+impl<'t> Haystack<'t> {
+    /// The target.
+    pub fn target(&self) -> &'t [u8] {
+        self.target
+    }
+
     /// Searches go through shared bitsets.
     pub fn is_shared(&self) -> bool {
         self.table.is_some()

@@ -5,10 +5,13 @@
 //! line ends the list of user-agent lines, and the next user-agent line
 //! starts a new group (R2.1-3). Blank lines and other records never end a
 //! group (R2.2-2, R2.2.4-4). Rules before the first user-agent line are
-//! ignored (R2.2.2-15). Does not select groups for a crawler; see `agent`.
+//! ignored (R2.2.2-15). Does not select groups for a crawler; see `agent`
+//! (but a parse *for one crawler*, `focus`, asks `agent` which groups it
+//! may skip, and skips them as it reads them).
 
 use std::sync::Arc;
 
+use crate::agent::names;
 use crate::diag::{Diagnostic, DiagnosticKind};
 use crate::index::LazyIndex;
 use crate::lex::{Content, Key, Line, lex};
@@ -122,6 +125,28 @@ pub struct RobotsTxt {
     pub(crate) profile: Profile,
     /// One rule index per group, built on first use (see `index`).
     pub(crate) indexes: Box<[LazyIndex]>,
+    /// The octets parsed (the body up to the parse limit), which rule
+    /// values share.
+    pub(crate) file: Arc<[u8]>,
+}
+
+/// A parse for one crawler (see `focus`): which groups are kept.
+struct Focus<'a> {
+    /// The crawler's product token.
+    agent: &'a str,
+    /// The open group names the crawler.
+    names: bool,
+    /// The open group has a `*` line.
+    global: bool,
+    /// A group naming the crawler was kept: `*` groups no longer apply.
+    specific_kept: bool,
+}
+
+impl Focus<'_> {
+    /// The open group's rules can decide for the crawler.
+    fn wants_open(&self) -> bool {
+        self.names || (self.global && !self.specific_kept)
+    }
 }
 
 /// The builder's state between lines.
@@ -138,6 +163,10 @@ struct Builder<'p> {
     diagnostics: Vec<Diagnostic>,
     /// The file's one copy, which rule values share.
     file: Arc<[u8]>,
+    /// Set for a parse for one crawler: groups it does not obey are
+    /// skipped (their rules are not compiled, their records not kept),
+    /// and nothing outside groups or about odd lines is kept.
+    focus: Option<Focus<'p>>,
 }
 
 fn is_identifier_byte(b: u8) -> bool {
@@ -153,12 +182,35 @@ fn lossy(bytes: &[u8]) -> String {
 
 impl Builder<'_> {
     fn note(&mut self, line: u32, kind: DiagnosticKind) {
-        self.diagnostics.push(Diagnostic { line, kind });
+        if self.focus.is_none() {
+            self.diagnostics.push(Diagnostic { line, kind });
+        }
     }
 
+    /// The open group is kept, unless this is a parse for one crawler
+    /// that does not obey it (a group naming the crawler also drops the
+    /// `*` groups kept so far: `agent::select` would not pick them).
     fn close(&mut self) {
-        self.groups.extend(self.open.take());
+        let open = self.open.take();
         self.rules_started = false;
+        let Some(f) = self.focus.as_mut() else {
+            return self.groups.extend(open);
+        };
+        let keep = f.wants_open();
+        if f.names && !f.specific_kept {
+            f.specific_kept = true;
+            self.groups.clear();
+        }
+        (f.names, f.global) = (false, false);
+        if keep {
+            self.groups.extend(open);
+        }
+    }
+
+    /// Under a parse for one crawler, the open group is one it does not
+    /// obey.
+    fn skipping(&self) -> bool {
+        self.focus.as_ref().is_some_and(|f| !f.wants_open())
     }
 
     /// `product-token = identifier / "*"`, or the profile's salvage.
@@ -216,6 +268,15 @@ impl Builder<'_> {
             self.open =
                 Some(Group { agents: vec![], rules: vec![], records: vec![] });
         }
+        if let Some(f) = self.focus.as_mut() {
+            match &token {
+                AgentToken::Global => f.global = true,
+                AgentToken::Named(v) => {
+                    f.names |= names(v, f.agent, self.profile.agent_match)
+                }
+                AgentToken::Invalid(_) => {}
+            }
+        }
         if let Some(g) = self.open.as_mut() {
             g.agents.push(Agent { line, token });
         }
@@ -235,6 +296,12 @@ impl Builder<'_> {
         let starts_ok = matches!(value.first(), None | Some(b'/' | b'*'));
         if p.require_pattern_start && !starts_ok {
             return self.note(line, DiagnosticKind::InvalidPattern);
+        }
+        if self.skipping() {
+            // What the rule would be does not matter; that there is one
+            // does (the next user-agent line starts a new group).
+            self.rules_started = true;
+            return;
         }
         let directory = (kind == RuleKind::Allow && p.index_html_is_dir)
             .then(|| index_html_directory(value))
@@ -257,6 +324,10 @@ impl Builder<'_> {
     }
 
     fn other(&mut self, line: u32, key: &[u8], value: &[u8]) {
+        let outside = self.open.is_none();
+        if self.focus.is_some() && (outside || self.skipping()) {
+            return;
+        }
         let record = Record { line, key: lossy(key), value: lossy(value) };
         match self.open.as_mut() {
             Some(g) => g.records.push(record),
@@ -279,6 +350,7 @@ impl Builder<'_> {
                 Key::Disallow => {
                     self.rule(l.number, RuleKind::Disallow, value)
                 }
+                Key::Sitemap if self.focus.is_some() => {}
                 Key::Sitemap => self.sitemaps.push(Record {
                     line: l.number,
                     key: "sitemap".into(),
@@ -304,6 +376,27 @@ impl RobotsTxt {
     /// Parses a robots.txt body under `profile`. Never fails and never
     /// panics; odd lines become diagnostics.
     pub fn parse(body: &[u8], profile: &Profile) -> RobotsTxt {
+        RobotsTxt::build(body, profile, None)
+    }
+
+    /// The groups of `body` that the crawler `agent` obeys and nothing
+    /// else, read in one pass that skips every other group's rules and
+    /// records (see `focus`).
+    pub(crate) fn parse_focused(
+        body: &[u8],
+        profile: &Profile,
+        agent: &str,
+    ) -> RobotsTxt {
+        let focus =
+            Focus { agent, names: false, global: false, specific_kept: false };
+        RobotsTxt::build(body, profile, Some(focus))
+    }
+
+    fn build(
+        body: &[u8],
+        profile: &Profile,
+        focus: Option<Focus<'_>>,
+    ) -> RobotsTxt {
         // One copy of what can be parsed (a BOM, the parse limit, and one
         // more octet so that lexing still sees the limit reached).
         let kept = body.len().min(profile.parse_limit.saturating_add(4));
@@ -318,6 +411,7 @@ impl RobotsTxt {
             sitemaps: Vec::new(),
             records: Vec::new(),
             diagnostics: Vec::new(),
+            focus,
         };
         if lexed.bom_skipped {
             b.note(1, DiagnosticKind::BomSkipped);
@@ -338,6 +432,7 @@ impl RobotsTxt {
             records: b.records,
             diagnostics: b.diagnostics,
             profile: profile.clone(),
+            file,
         }
     }
 
