@@ -177,11 +177,12 @@ fn many_checks(subjects: &[Subject], budget: Duration) -> Ratio {
     ratio_of("many checks, large file".into(), &rows)
 }
 
+fn paths(queries: &[Query]) -> Vec<&str> {
+    queries.iter().map(|q| q.path.as_str()).collect()
+}
+
 fn hostile(h: &Hostile, subjects: &[Subject], budget: Duration) -> Ratio {
     let (judged_full, judged_cut) = (h.judged(false), h.judged(true));
-    let paths = |qs: &'_ [Query]| -> Vec<&'_ str> {
-        qs.iter().map(|q| q.path.as_str()).collect()
-    };
     let mut full =
         Judge::new(vec![(h.robots.as_bytes(), paths(&judged_full))]);
     let mut cut =
