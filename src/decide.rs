@@ -84,8 +84,9 @@ impl RobotsTxt {
     /// every group's rule index built at once whatever its size, and the
     /// decision explained. When the verdict-only paths of
     /// [`RobotsTxt::is_allowed`] (on that parse, indexed; and on this
-    /// one, as it stands) give another verdict, the decision's `target`
-    /// says so, and so cannot equal the plain reading's.
+    /// one, as it stands) or [`RobotsTxt::check_once`] give another
+    /// verdict, the decision's `target` says so, and so cannot equal the
+    /// plain reading's.
     #[doc(hidden)]
     pub fn decide_indexed(
         &self,
@@ -98,10 +99,17 @@ impl RobotsTxt {
         let target = match_octets(url, &self.profile)?;
         let indexed = focused.verdict(agent, &target, Scan::Indexed);
         let here = self.verdict(agent, &target, Scan::Adaptive);
-        if indexed != d.verdict || here != d.verdict {
+        let once =
+            match RobotsTxt::check_once(&self.file, &self.profile, agent, url)
+            {
+                true => Verdict::Allowed,
+                false => Verdict::Disallowed,
+            };
+        if indexed != d.verdict || here != d.verdict || once != d.verdict {
             d.target = format!(
                 "fast verdicts differ: decide {}, is_allowed on the \
-                 parse for the agent {indexed}, is_allowed {here}",
+                 parse for the agent {indexed}, is_allowed {here}, \
+                 check_once {once}",
                 d.verdict
             );
         }
@@ -122,7 +130,10 @@ impl RobotsTxt {
     /// group has earned one).
     fn index_of(&self, i: usize, scan: Scan) -> Option<&Index> {
         let rules = &self.groups[i].rules;
-        let build = || Index::new(rules.iter().map(Rule::shapes));
+        let build = || {
+            Index::new(rules.iter().map(Rule::shapes))
+                .with_kinds(rules.iter().map(|r| r.kind == RuleKind::Allow))
+        };
         match scan {
             Scan::Linear => None,
             Scan::Adaptive => self.indexes[i].get(rules.len(), false, build),
@@ -152,12 +163,14 @@ impl RobotsTxt {
             false => Haystack::direct(target),
         };
         let how = p.priority;
-        let mut best = Best::default();
-        for &i in &selection.groups {
-            let rules = &self.groups[i].rules;
-            let index = self.index_of(i, scan);
-            let mut tries = Tries::new(scan, index, &hay);
-            if first {
+        let groups: Vec<(&[Rule], Option<&Index>)> = selection
+            .groups
+            .iter()
+            .map(|&i| (&self.groups[i].rules[..], self.index_of(i, scan)))
+            .collect();
+        if first {
+            for &(rules, index) in &groups {
+                let mut tries = Tries::new(scan, index, &hay);
                 let found = match index {
                     Some(index) => {
                         in_order(index.candidates(target), rules.len())
@@ -171,8 +184,42 @@ impl RobotsTxt {
                 if let Some(h) = found {
                     return verdict_of(h.rule.kind);
                 }
-                continue;
             }
+            return Verdict::Allowed;
+        }
+        // Longest match by pattern octets.
+        let mut tops = Best::default();
+        for &(rules, index) in &groups {
+            match index.and_then(Index::tops) {
+                Some(t) => tops.join(t),
+                None => {
+                    rules.iter().for_each(|r| tops.add_match(r.kind, bound(r)))
+                }
+            }
+        }
+        let tie = p.tie_goes_to_allow;
+        let mut best = Best::default();
+        if target.len() >= PROBE_TARGET {
+            // The longest rules first, each searched with `memmem`: on a
+            // long target one of them often settles the verdict before
+            // the index's scan of the whole target would.
+            let direct = Haystack::direct(target);
+            for &(rules, index) in &groups {
+                let Some(index) = index else { continue };
+                let mut tries = Tries::Hay(&direct);
+                for r in index.longest(PROBE_RULES) {
+                    if best.beats(index.bound(r)) {
+                        break;
+                    }
+                    best.add(tries.hit(rules, r, how));
+                    if let Some(v) = best.settled(&tops, tie) {
+                        return v;
+                    }
+                }
+            }
+        }
+        for &(rules, index) in &groups {
+            let mut tries = Tries::new(scan, index, &hay);
             match index {
                 Some(index) => {
                     let order = index.by_bound(index.candidates(target));
@@ -181,53 +228,24 @@ impl RobotsTxt {
                             break;
                         }
                         best.add(tries.hit(rules, r, how));
+                        if let Some(v) = best.settled(&tops, tie) {
+                            return v;
+                        }
                     }
                 }
                 None => {
                     for (r, rule) in rules.iter().enumerate() {
                         if !best.beats(bound(rule)) {
                             best.add(tries.hit(rules, r, how));
+                            if let Some(v) = best.settled(&tops, tie) {
+                                return v;
+                            }
                         }
                     }
                 }
             }
         }
-        match first {
-            true => Verdict::Allowed,
-            false => best.verdict(p.tie_goes_to_allow),
-        }
-    }
-
-    fn decide_by(
-        &self,
-        agent: &str,
-        url: &str,
-        scan: Scan,
-    ) -> Result<Decision, Error> {
-        let target = match_octets(url, &self.profile)?;
-        let (verdict, reason, hits, winner, selection) =
-            self.settle(agent, &target, scan);
-        let explain = |h: &Hit<'_>| RuleMatch {
-            line: h.rule.line,
-            kind: h.rule.kind,
-            pattern: lossy(&h.rule.value),
-            normalized: lossy(h.normalized),
-            priority: h.priority,
-        };
-        Ok(Decision {
-            verdict,
-            reason,
-            target: lossy(&target),
-            groups: selection
-                .groups
-                .iter()
-                .map(|&i| self.groups[i].line())
-                .collect(),
-            global: selection.global,
-            candidates: hits.iter().map(explain).collect(),
-            winner: winner.map(|w| explain(&hits[w])),
-            agent_is_valid: is_valid_product_token(agent),
-        })
+        best.verdict(tie)
     }
 
     /// The decision without its explanation: verdict, reason, the rules
@@ -319,6 +337,13 @@ fn in_order(mut candidates: Vec<usize>, rules: usize) -> Vec<usize> {
     candidates
 }
 
+/// Targets at least this long are first tried against a group's
+/// [`PROBE_RULES`] longest rules (see `RobotsTxt::verdict`).
+const PROBE_TARGET: usize = 256;
+
+/// How many of an indexed group's longest rules are tried first.
+const PROBE_RULES: usize = 16;
+
 /// Decisions over at least this many rules search the target through
 /// shared bitsets (see `haystack`); fewer, with `memmem` per piece.
 const SHARED_SEARCH_RULES: usize = 32;
@@ -392,7 +417,14 @@ impl<'h, 't, 'r> Tries<'h, 't, 'r> {
 /// The highest priority any of a rule's patterns can have (pattern
 /// octets): the longest non-empty shape.
 pub(crate) fn bound(rule: &Rule) -> usize {
-    rule.shapes()
+    shapes_bound(rule.shapes())
+}
+
+/// [`bound`] of a rule given by its shapes.
+pub(crate) fn shapes_bound<'r>(
+    shapes: impl Iterator<Item = Shape<'r>>,
+) -> usize {
+    shapes
         .filter(|s| !s.is_empty())
         .map(|s| s.normalized().len())
         .max()
@@ -400,8 +432,8 @@ pub(crate) fn bound(rule: &Rule) -> usize {
 }
 
 /// The best allow and disallow priorities found so far.
-#[derive(Default)]
-struct Best {
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Best {
     allow: Option<usize>,
     disallow: Option<usize>,
 }
@@ -409,21 +441,54 @@ struct Best {
 impl Best {
     /// A rule of priority at most `bound` can no longer change the
     /// verdict (ties still can: equal is not beaten).
-    fn beats(&self, bound: usize) -> bool {
+    pub fn beats(&self, bound: usize) -> bool {
         self.allow.max(self.disallow).is_some_and(|top| bound < top)
     }
 
     fn add(&mut self, hit: Option<Hit<'_>>) {
-        let Some(h) = hit else { return };
-        let slot = match h.rule.kind {
+        if let Some(h) = hit {
+            self.add_match(h.rule.kind, h.priority);
+        }
+    }
+
+    /// A rule of `kind` matched with `priority`.
+    pub fn add_match(&mut self, kind: RuleKind, priority: usize) {
+        let slot = match kind {
             RuleKind::Allow => &mut self.allow,
             RuleKind::Disallow => &mut self.disallow,
         };
-        *slot = (*slot).max(Some(h.priority));
+        *slot = (*slot).max(Some(priority));
+    }
+
+    /// Both of `other`'s priorities too (for bounds: the most any rule
+    /// of each kind can have).
+    pub fn join(&mut self, other: Best) {
+        self.allow = self.allow.max(other.allow);
+        self.disallow = self.disallow.max(other.disallow);
+    }
+
+    /// The verdict, if no rule left can change it: `tops` holds the
+    /// highest bound of any rule of each kind. A disallow above every
+    /// allow's bound (or equal, when ties disallow) decides, and so does
+    /// an allow above every disallow's (or equal, when ties allow).
+    pub fn settled(&self, tops: &Best, tie_allows: bool) -> Option<Verdict> {
+        let above = |found: Option<usize>, top: Option<usize>, tie_wins| {
+            found.is_some_and(|f| match top {
+                None => true,
+                Some(t) => f > t || (f == t && tie_wins),
+            })
+        };
+        if above(self.disallow, tops.allow, !tie_allows) {
+            return Some(Verdict::Disallowed);
+        }
+        if above(self.allow, tops.disallow, tie_allows) {
+            return Some(Verdict::Allowed);
+        }
+        None
     }
 
     /// As `longest_match`.
-    fn verdict(&self, tie_allows: bool) -> Verdict {
+    pub fn verdict(&self, tie_allows: bool) -> Verdict {
         match (self.allow, self.disallow) {
             (_, None) => Verdict::Allowed,
             (None, Some(_)) => Verdict::Disallowed,
@@ -448,10 +513,21 @@ struct Hit<'r> {
 fn hit<'r>(
     rule: &'r Rule,
     how: Priority,
-    mut end: impl FnMut(usize, Shape<'r>) -> Option<usize>,
+    end: impl FnMut(usize, Shape<'r>) -> Option<usize>,
 ) -> Option<Hit<'r>> {
-    let (shape, end) = rule
-        .shapes()
+    let (shape, priority) = shape_hit(rule.shapes(), how, end)?;
+    Some(Hit { rule, normalized: shape.normalized(), priority })
+}
+
+/// The first of a rule's `shapes` that matches (`end(k, shape)`: where
+/// the shortest match of the k-th ends), and the match's priority.
+/// Empty patterns never match (A8).
+pub(crate) fn shape_hit<'r>(
+    shapes: impl Iterator<Item = Shape<'r>>,
+    how: Priority,
+    mut end: impl FnMut(usize, Shape<'r>) -> Option<usize>,
+) -> Option<(Shape<'r>, usize)> {
+    let (shape, end) = shapes
         .enumerate()
         .filter(|(_, s)| !s.is_empty())
         .find_map(|(k, s)| end(k, s).map(|end| (s, end)))?;
@@ -459,7 +535,7 @@ fn hit<'r>(
         Priority::PatternOctets => shape.normalized().len(),
         Priority::MatchedOctets => end,
     };
-    Some(Hit { rule, normalized: shape.normalized(), priority })
+    Some((shape, priority))
 }
 
 type Outcome = (Verdict, Reason, Option<usize>);

@@ -73,7 +73,7 @@ fn is_plain(b: u8) -> bool {
 }
 
 /// How many octets at the start of `input` are plain, eight at a time.
-fn plain_run(input: &[u8]) -> usize {
+pub(crate) fn plain_run(input: &[u8]) -> usize {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
     let mut n = 0;

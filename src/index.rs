@@ -39,6 +39,8 @@ use aho_corasick::{AhoCorasick, MatchKind};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use crate::decide::Best;
+use crate::parse::RuleKind;
 use crate::pattern::Shape;
 use crate::trie::PieceTrie;
 
@@ -204,6 +206,9 @@ pub(crate) struct Index {
     bounds: Vec<u32>,
     /// The rules in decreasing bound (file order among equals).
     by_bound: Vec<u32>,
+    /// The highest bound of any allow and of any disallow rule, when
+    /// the kinds are known.
+    tops: Option<Best>,
 }
 
 impl Index {
@@ -249,7 +254,32 @@ impl Index {
         let mut by_bound: Vec<u32> = (0..bounds.len() as u32).collect();
         by_bound.sort_by_key(|&r| std::cmp::Reverse(bounds[r as usize]));
         let trie = PieceTrie::new(mains.into_iter());
-        Index { always, keys, trie, bounds, by_bound }
+        Index { always, keys, trie, bounds, by_bound, tops: None }
+    }
+
+    /// The index, knowing the rules' kinds (`allows`, in rule order), so
+    /// that a decision knows the highest bound of each kind.
+    pub fn with_kinds(mut self, allows: impl Iterator<Item = bool>) -> Index {
+        let mut tops = Best::default();
+        for (r, allow) in allows.enumerate() {
+            let kind =
+                if allow { RuleKind::Allow } else { RuleKind::Disallow };
+            tops.add_match(kind, self.bound(r));
+        }
+        self.tops = Some(tops);
+        self
+    }
+
+    /// The highest bound of any allow rule and of any disallow rule
+    /// (`None` in either: there is none of that kind); `None` unless the
+    /// index was built [`Index::with_kinds`].
+    pub fn tops(&self) -> Option<Best> {
+        self.tops
+    }
+
+    /// The `n` rules of highest bound, highest first.
+    pub fn longest(&self, n: usize) -> impl Iterator<Item = usize> + '_ {
+        self.by_bound.iter().take(n).map(|&r| r as usize)
     }
 
     /// Rule `r`'s bound: the priority (pattern octets) of its longest

@@ -76,6 +76,7 @@ mod haystack;
 mod index;
 mod lex;
 mod octets;
+mod once;
 mod parse;
 mod pattern;
 mod profile;

@@ -16,6 +16,7 @@ use crate::diag::{Diagnostic, DiagnosticKind};
 use crate::index::LazyIndex;
 use crate::lex::{Content, Key, Line, lex};
 use crate::octets::Octets;
+use crate::once::Stream;
 use crate::pattern::{Pattern, Shape};
 use crate::profile::Profile;
 
@@ -140,6 +141,9 @@ struct Focus<'a> {
     global: bool,
     /// A group naming the crawler was kept: `*` groups no longer apply.
     specific_kept: bool,
+    /// One check in one pass (`once`): rules are matched as they are
+    /// read, and neither compiled into the file nor kept.
+    stream: Option<Stream<'a>>,
 }
 
 impl Focus<'_> {
@@ -161,8 +165,9 @@ struct Builder<'p> {
     sitemaps: Vec<Record>,
     records: Vec<Record>,
     diagnostics: Vec<Diagnostic>,
-    /// The file's one copy, which rule values share.
-    file: Arc<[u8]>,
+    /// The file's one copy, which rule values share (`None` when rules
+    /// are not kept: a stream).
+    file: Option<Arc<[u8]>>,
     /// Set for a parse for one crawler: groups it does not obey are
     /// skipped (their rules are not compiled, their records not kept),
     /// and nothing outside groups or about odd lines is kept.
@@ -250,12 +255,41 @@ impl Builder<'_> {
         None
     }
 
+    /// A stream's user-agent line whose value is `*` or a product token
+    /// (most are): the open group's flags, without building the token;
+    /// `false` (nothing done) for any other line or parse.
+    fn stream_agent(&mut self, value: &[u8]) -> bool {
+        let how = self.profile.agent_match;
+        if !self.focus.as_ref().is_some_and(|f| f.stream.is_some()) {
+            return false;
+        }
+        let global = value == b"*";
+        let token = match std::str::from_utf8(value) {
+            Ok(t) if !t.is_empty() && t.bytes().all(is_identifier_byte) => t,
+            _ if global => "",
+            _ => return false,
+        };
+        if self.open.is_none() || self.rules_started {
+            self.close();
+            self.open =
+                Some(Group { agents: vec![], rules: vec![], records: vec![] });
+        }
+        if let Some(f) = self.focus.as_mut() {
+            f.global |= global;
+            f.names |= !global && names(token, f.agent, how);
+        }
+        true
+    }
+
     /// A user-agent line, whatever its value: §2.1 "The group is
     /// terminated by a user-agent line or end of file", so even a line
     /// whose value is not a product token ends the group above it, unless
     /// the profile's `invalid_agent_ends_group` is off (parsers that drop
     /// such lines, and let the rules below join the previous group).
     fn user_agent(&mut self, line: u32, value: &[u8]) {
+        if self.stream_agent(value) {
+            return;
+        }
         let token = match self.product_token(line, value) {
             Some(token) => token,
             None if self.profile.invalid_agent_ends_group => {
@@ -275,6 +309,10 @@ impl Builder<'_> {
                     f.names |= names(v, f.agent, self.profile.agent_match)
                 }
                 AgentToken::Invalid(_) => {}
+            }
+            if f.stream.is_some() {
+                // A stream keeps no groups: the flags are all it needs.
+                return;
             }
         }
         if let Some(g) = self.open.as_mut() {
@@ -297,10 +335,11 @@ impl Builder<'_> {
         if p.require_pattern_start && !starts_ok {
             return self.note(line, DiagnosticKind::InvalidPattern);
         }
-        if self.skipping() {
-            // What the rule would be does not matter; that there is one
-            // does (the next user-agent line starts a new group).
-            self.rules_started = true;
+        // What a skipped rule would be does not matter; that there is one
+        // does (the next user-agent line starts a new group).
+        let skipping = self.skipping();
+        self.rules_started = true;
+        if skipping {
             return;
         }
         let directory = (kind == RuleKind::Allow && p.index_html_is_dir)
@@ -310,14 +349,20 @@ impl Builder<'_> {
                 let pattern = Pattern::compile(&dir, p);
                 Box::new((dir.into_boxed_slice(), pattern))
             });
-        let rule = Rule {
-            line,
-            kind,
-            value: Octets::within(&self.file, value),
-            pattern: Pattern::compile(value, p),
-            directory,
+        let pattern = Pattern::compile(value, p);
+        if let Some(f) = self.focus.as_mut()
+            && let Some(stream) = f.stream.as_mut()
+        {
+            let directory = directory.as_deref().map(|(v, d)| d.shape(v));
+            let shapes =
+                std::iter::once(pattern.shape(value)).chain(directory);
+            return stream.rule(f.names, kind, shapes);
+        }
+        let value = match &self.file {
+            Some(file) => Octets::within(file, value),
+            None => Octets::from(value),
         };
-        self.rules_started = true;
+        let rule = Rule { line, kind, value, pattern, directory };
         if let Some(g) = self.open.as_mut() {
             g.rules.push(rule);
         }
@@ -325,7 +370,11 @@ impl Builder<'_> {
 
     fn other(&mut self, line: u32, key: &[u8], value: &[u8]) {
         let outside = self.open.is_none();
-        if self.focus.is_some() && (outside || self.skipping()) {
+        let unwanted = match &self.focus {
+            Some(f) => outside || !f.wants_open() || f.stream.is_some(),
+            None => false,
+        };
+        if unwanted {
             return;
         }
         let record = Record { line, key: lossy(key), value: lossy(value) };
@@ -362,6 +411,57 @@ impl Builder<'_> {
     }
 }
 
+/// What of a body can be parsed: the parse limit, with room for a BOM
+/// and one more octet so that lexing still sees the limit reached.
+fn kept_len(body: &[u8], profile: &Profile) -> usize {
+    body.len().min(profile.parse_limit.saturating_add(4))
+}
+
+impl<'a> Focus<'a> {
+    fn new(agent: &'a str, stream: Option<Stream<'a>>) -> Focus<'a> {
+        let (names, global, specific_kept) = (false, false, false);
+        Focus { agent, names, global, specific_kept, stream }
+    }
+}
+
+impl<'p> Builder<'p> {
+    fn new(
+        profile: &'p Profile,
+        file: Option<Arc<[u8]>>,
+        focus: Option<Focus<'p>>,
+    ) -> Builder<'p> {
+        Builder {
+            file,
+            profile,
+            groups: Vec::new(),
+            open: None,
+            rules_started: false,
+            sitemaps: Vec::new(),
+            records: Vec::new(),
+            diagnostics: Vec::new(),
+            focus,
+        }
+    }
+
+    /// Every line of `body` (already cut to what can be parsed), then the
+    /// last group closed.
+    fn read(&mut self, body: &[u8]) {
+        let lexed = lex(body, self.profile);
+        if lexed.bom_skipped {
+            self.note(1, DiagnosticKind::BomSkipped);
+        }
+        let mut last = 1;
+        for line in lexed.lines {
+            last = line.number;
+            self.line(&line);
+        }
+        if lexed.limit_reached {
+            self.note(last, DiagnosticKind::ParseLimitReached);
+        }
+        self.close();
+    }
+}
+
 /// `/dir/index.html` → `/dir/$`: the last segment starts with `index.htm`.
 fn index_html_directory(value: &[u8]) -> Option<Vec<u8>> {
     let slash = value.iter().rposition(|&b| b == b'/')?;
@@ -387,9 +487,23 @@ impl RobotsTxt {
         profile: &Profile,
         agent: &str,
     ) -> RobotsTxt {
-        let focus =
-            Focus { agent, names: false, global: false, specific_kept: false };
-        RobotsTxt::build(body, profile, Some(focus))
+        RobotsTxt::build(body, profile, Some(Focus::new(agent, None)))
+    }
+
+    /// Reads `body` for `agent` alone, feeding the rules it obeys to
+    /// `stream` as they come; the stream, and whether a group naming the
+    /// crawler was seen (else the `*` groups' rules decide).
+    pub(crate) fn stream<'a>(
+        body: &[u8],
+        profile: &'a Profile,
+        agent: &'a str,
+        stream: Stream<'a>,
+    ) -> Option<(Stream<'a>, bool)> {
+        let focus = Focus::new(agent, Some(stream));
+        let mut b = Builder::new(profile, None, Some(focus));
+        b.read(&body[..kept_len(body, profile)]);
+        let f = b.focus?;
+        Some((f.stream?, f.specific_kept))
     }
 
     fn build(
@@ -397,34 +511,9 @@ impl RobotsTxt {
         profile: &Profile,
         focus: Option<Focus<'_>>,
     ) -> RobotsTxt {
-        // One copy of what can be parsed (a BOM, the parse limit, and one
-        // more octet so that lexing still sees the limit reached).
-        let kept = body.len().min(profile.parse_limit.saturating_add(4));
-        let file: Arc<[u8]> = Arc::from(&body[..kept]);
-        let lexed = lex(&file, profile);
-        let mut b = Builder {
-            file: Arc::clone(&file),
-            profile,
-            groups: Vec::new(),
-            open: None,
-            rules_started: false,
-            sitemaps: Vec::new(),
-            records: Vec::new(),
-            diagnostics: Vec::new(),
-            focus,
-        };
-        if lexed.bom_skipped {
-            b.note(1, DiagnosticKind::BomSkipped);
-        }
-        let mut last = 1;
-        for line in lexed.lines {
-            last = line.number;
-            b.line(&line);
-        }
-        if lexed.limit_reached {
-            b.note(last, DiagnosticKind::ParseLimitReached);
-        }
-        b.close();
+        let file: Arc<[u8]> = Arc::from(&body[..kept_len(body, profile)]);
+        let mut b = Builder::new(profile, Some(Arc::clone(&file)), focus);
+        b.read(&file);
         RobotsTxt {
             indexes: b.groups.iter().map(|_| LazyIndex::default()).collect(),
             groups: b.groups,

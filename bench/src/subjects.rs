@@ -56,11 +56,13 @@ fn oracle_parse(body: &[u8]) {
     black_box(RobotsTxt::parse(body, &oracle_profile()));
 }
 
-/// A crawler's parse: only the groups [`AGENT`] obeys are kept.
+/// One check in one pass: the rules of the groups [`AGENT`] obeys are
+/// matched as they are read, and nothing is kept.
 fn oracle_parse_check(body: &[u8], q: &Query) -> bool {
-    RobotsTxt::parse_for(body, &oracle_profile(), AGENT).is_allowed(&q.path)
+    RobotsTxt::check_once(body, &oracle_profile(), AGENT, &q.path)
 }
 
+/// A crawler's parse: only the groups [`AGENT`] obeys are kept.
 fn oracle_prepared(body: &str, run: Run<'_>) {
     let r = RobotsTxt::parse_for(body.as_bytes(), &oracle_profile(), AGENT);
     run(&mut |q| r.is_allowed(&q.path));
@@ -238,8 +240,8 @@ pub fn all() -> Vec<Subject> {
             parse_check: oracle_parse_check,
             prepared: oracle_prepared,
             bounded: None,
-            note: "parse_for(AGENT): the agent's groups only; index built \
-                   on the 4th decision of a group",
+            note: "check_once, or parse_for(AGENT): the agent's groups \
+                   only; index built on the 4th decision of a group",
             adapter: None,
         },
         Subject {
