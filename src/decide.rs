@@ -248,6 +248,38 @@ impl RobotsTxt {
         best.verdict(tie)
     }
 
+    fn decide_by(
+        &self,
+        agent: &str,
+        url: &str,
+        scan: Scan,
+    ) -> Result<Decision, Error> {
+        let target = match_octets(url, &self.profile)?;
+        let (verdict, reason, hits, winner, selection) =
+            self.settle(agent, &target, scan);
+        let explain = |h: &Hit<'_>| RuleMatch {
+            line: h.rule.line,
+            kind: h.rule.kind,
+            pattern: lossy(&h.rule.value),
+            normalized: lossy(h.normalized),
+            priority: h.priority,
+        };
+        Ok(Decision {
+            verdict,
+            reason,
+            target: lossy(&target),
+            groups: selection
+                .groups
+                .iter()
+                .map(|&i| self.groups[i].line())
+                .collect(),
+            global: selection.global,
+            candidates: hits.iter().map(explain).collect(),
+            winner: winner.map(|w| explain(&hits[w])),
+            agent_is_valid: is_valid_product_token(agent),
+        })
+    }
+
     /// The decision without its explanation: verdict, reason, the rules
     /// that matched in file order, which of them won, and the groups.
     fn settle(&self, agent: &str, target: &[u8], scan: Scan) -> Settled<'_> {

@@ -56,20 +56,25 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 /// `scheme ":"` per RFC 3986 §3.1: its length including the colon.
+/// Read up to the first octet a scheme cannot hold, so that a long path
+/// is not scanned for a colon.
 fn scheme_len(s: &str) -> Option<usize> {
-    let colon = s.find(':')?;
-    let scheme = &s[..colon];
-    let mut chars = scheme.chars();
-    let first = chars.next()?;
-    let ok = first.is_ascii_alphabetic()
-        && chars.all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
-    ok.then_some(colon + 1)
+    let b = s.as_bytes();
+    if !b.first()?.is_ascii_alphabetic() {
+        return None;
+    }
+    let is_scheme = |c: &u8| c.is_ascii_alphanumeric() || b"+-.".contains(c);
+    let colon = b.iter().position(|c| !is_scheme(c))?;
+    (b[colon] == b':').then_some(colon + 1)
 }
 
 /// Splits `url` into (scheme with `:`, `//authority`, path-and-query),
 /// the fragment dropped.
 fn split(url: &str) -> Option<(&str, &str, &str)> {
-    let url = url.split('#').next().unwrap_or_default();
+    let url = match memchr::memchr(b'#', url.as_bytes()) {
+        Some(hash) => &url[..hash],
+        None => url,
+    };
     let after_scheme = match scheme_len(url) {
         Some(n) if url[n..].starts_with("//") => n,
         Some(_) if !url.starts_with('/') => return None,
