@@ -131,11 +131,15 @@ pub(crate) fn canonicalize_into(input: &[u8], c: Canon, out: &mut Vec<u8>) {
     }
 }
 
+/// No step changes `input` (whatever the profile): it has no `%`, `*`,
+/// `$` or non-ASCII octet. Two vectorised scans.
+pub(crate) fn is_canonical(input: &[u8]) -> bool {
+    input.is_ascii() && memchr::memchr3(b'%', b'*', b'$', input).is_none()
+}
+
 /// The canonical form of `input`.
 pub(crate) fn canonicalize(input: &[u8], c: Canon) -> Vec<u8> {
-    // Most inputs have no octet any step changes: two vectorised scans
-    // say so, and the copy is the canonical form.
-    if input.is_ascii() && memchr::memchr3(b'%', b'*', b'$', input).is_none() {
+    if is_canonical(input) {
         return input.to_vec();
     }
     let mut out = Vec::with_capacity(input.len());

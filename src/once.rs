@@ -116,7 +116,7 @@ impl RobotsTxt {
         url: &str,
     ) -> bool {
         let Ok(target) = match_octets(url, profile) else { return true };
-        if profile.implicit_robots_txt_allow && target == b"/robots.txt" {
+        if profile.implicit_robots_txt_allow && *target == *b"/robots.txt" {
             return true;
         }
         let stream = Stream::new(&target, profile);

@@ -8,7 +8,9 @@
 
 use std::fmt;
 
-use crate::encode::{Canon, canonicalize};
+use std::borrow::Cow;
+
+use crate::encode::{Canon, canonicalize, is_canonical};
 use crate::profile::Profile;
 
 /// A URL the oracle cannot reduce to a path.
@@ -95,18 +97,26 @@ fn split(url: &str) -> Option<(&str, &str, &str)> {
     Some((&url[..after_scheme], &rest[..auth_len], path))
 }
 
-/// The octets rules are compared with: path and query, canonicalised.
-pub(crate) fn match_octets(url: &str, p: &Profile) -> Result<Vec<u8>, Error> {
+/// The octets rules are compared with: path and query, canonicalised;
+/// borrowed from `url` when no step changes them (most paths).
+pub(crate) fn match_octets<'u>(
+    url: &'u str,
+    p: &Profile,
+) -> Result<Cow<'u, [u8]>, Error> {
     let (_, _, path) = split(url).ok_or_else(|| Error {
         input: url.to_string(),
         kind: ErrorKind::NotAPath,
     })?;
+    let path = path.as_bytes();
+    if path.first() == Some(&b'/') && is_canonical(path) {
+        return Ok(Cow::Borrowed(path));
+    }
     let canon = Canon::for_target(p);
-    let mut out = canonicalize(path.as_bytes(), canon);
+    let mut out = canonicalize(path, canon);
     if out.first() != Some(&b'/') {
         out.insert(0, b'/');
     }
-    Ok(out)
+    Ok(Cow::Owned(out))
 }
 
 /// The URL of the robots.txt file that governs `url`:
@@ -143,7 +153,7 @@ mod tests {
 
     fn octets(url: &str) -> String {
         let got = match_octets(url, &Profile::rfc9309()).unwrap();
-        String::from_utf8(got).unwrap()
+        String::from_utf8(got.into_owned()).unwrap()
     }
 
     #[test]
