@@ -260,7 +260,7 @@ impl Builder<'_> {
     /// `false` (nothing done) for any other line or parse.
     fn stream_agent(&mut self, value: &[u8]) -> bool {
         let how = self.profile.agent_match;
-        if !self.focus.as_ref().is_some_and(|f| f.stream.is_some()) {
+        if self.focus.as_ref().is_none_or(|f| f.stream.is_none()) {
             return false;
         }
         let global = value == b"*";

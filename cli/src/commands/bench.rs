@@ -154,7 +154,7 @@ fn many_checks(subjects: &[Subject], budget: Duration) -> Ratio {
             let mut time = Duration::ZERO;
             let mut answers = Vec::new();
             (s.prepared)(&body, &mut |check| {
-                answers = queries.iter().map(|q| check(q)).collect();
+                answers = queries.iter().map(&mut *check).collect();
                 time = time_per_call(budget, || {
                     for q in &queries {
                         std::hint::black_box(check(q));
@@ -203,7 +203,7 @@ fn hostile(h: &Hostile, subjects: &[Subject], budget: Duration) -> Ratio {
             let judged =
                 if bounded.is_some() { &judged_cut } else { &judged_full };
             (s.prepared)(robots, &mut |check| {
-                answer = judged.iter().map(|q| check(q)).collect();
+                answer = judged.iter().map(&mut *check).collect();
                 time = time_per_call(budget, || {
                     std::hint::black_box(check(query));
                 });
