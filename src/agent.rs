@@ -34,7 +34,7 @@ pub(crate) struct Selection {
     pub global: bool,
 }
 
-fn names(value: &str, token: &str, how: AgentMatch) -> bool {
+pub(crate) fn names(value: &str, token: &str, how: AgentMatch) -> bool {
     match how {
         AgentMatch::Exact => value.eq_ignore_ascii_case(token),
         // An empty value is a substring and a prefix of every token, as

@@ -10,15 +10,32 @@
 //! only the rules `index` names as candidates, and it searches the target
 //! through `haystack::Haystack`: `memmem` when few rules ask, shared
 //! bitsets when many rules ask about a long target.
+//!
+//! [`RobotsTxt::is_allowed`] wants the verdict alone, so it stops early:
+//! under first-match precedence at the first rule that matches; under
+//! longest match by pattern octets it tries rules from the longest
+//! pattern down (an indexed group's candidates in the index's order of
+//! pattern length, else in file order skipping those too short to
+//! matter) and stops once no untried rule can reach the best match so
+//! far. Other readings (priority by matched octets) take the full path.
+//!
+//! # Complexity
+//!
+//! A decision is O(Σ over the rules tried of |target| · |pattern|) at
+//! worst (see `pattern`), plus the index lookup, O(|target| +
+//! candidates), and for the early stop a sort of the candidates (few) or
+//! one walk of the group's rules in length order (many). Never worse than
+//! trying every rule.
 
 use crate::agent::{Selection, is_valid_product_token, select};
 use crate::explain::{Decision, Reason, RuleMatch, Verdict};
-use crate::haystack::Haystack;
+use crate::haystack::{Haystack, Numbered};
 use crate::index::Index;
 use crate::parse::{RobotsTxt, Rule, RuleKind};
 use crate::pattern::{Plain, Shape};
 use crate::profile::{Precedence, Priority};
 use crate::target::{Error, match_octets};
+use crate::trie::{Memo, PieceTrie};
 
 fn lossy(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -68,15 +85,42 @@ impl RobotsTxt {
         self.decide_by(agent, url, Scan::Linear)
     }
 
-    /// [`RobotsTxt::decide`] with every group's rule index built at once,
-    /// whatever its size: tests run every case through this path too.
+    /// The fast paths at their most, for tests, which run every case
+    /// through it and compare it with [`RobotsTxt::decide_linear`]: the
+    /// file parsed again for `agent` alone ([`RobotsTxt::parse_for`]),
+    /// every group's rule index built at once whatever its size, and the
+    /// decision explained. When the verdict-only paths of
+    /// [`RobotsTxt::is_allowed`] (on that parse, indexed; and on this
+    /// one, as it stands) or [`RobotsTxt::check_once`] give another
+    /// verdict, the decision's `target` says so, and so cannot equal the
+    /// plain reading's.
     #[doc(hidden)]
     pub fn decide_indexed(
         &self,
         agent: &str,
         url: &str,
     ) -> Result<Decision, Error> {
-        self.decide_by(agent, url, Scan::Indexed)
+        let focused =
+            RobotsTxt::parse_focused(&self.file, &self.profile, agent);
+        let mut d = focused.decide_by(agent, url, Scan::Indexed)?;
+        let target = match_octets(url, &self.profile)?;
+        let indexed = focused.verdict(agent, &target, Scan::Indexed);
+        let here = self.verdict(agent, &target, Scan::Adaptive);
+        let once =
+            match RobotsTxt::check_once(&self.file, &self.profile, agent, url)
+            {
+                true => Verdict::Allowed,
+                false => Verdict::Disallowed,
+            };
+        if indexed != d.verdict || here != d.verdict || once != d.verdict {
+            d.target = format!(
+                "fast verdicts differ: decide {}, is_allowed on the \
+                 parse for the agent {indexed}, is_allowed {here}, \
+                 check_once {once}",
+                d.verdict
+            );
+        }
+        Ok(d)
     }
 
     /// `decide(..).is_allowed()`, with a URL that is not a path allowed.
@@ -86,8 +130,129 @@ impl RobotsTxt {
         let Ok(target) = match_octets(url, &self.profile) else {
             return true;
         };
-        let (verdict, ..) = self.settle(agent, &target, Scan::Adaptive);
-        verdict == Verdict::Allowed
+        self.verdict(agent, &target, Scan::Adaptive) == Verdict::Allowed
+    }
+
+    /// Group `i`'s index, if `scan` uses one (and, when adaptive, the
+    /// group has earned one).
+    fn index_of(&self, i: usize, scan: Scan) -> Option<&Index> {
+        let rules = &self.groups[i].rules;
+        let build = || {
+            Index::new(rules.iter().map(Rule::shapes))
+                .with_kinds(rules.iter().map(|r| r.kind == RuleKind::Allow))
+        };
+        match scan {
+            Scan::Linear => None,
+            Scan::Adaptive => self.indexes[i].get(rules.len(), false, build),
+            Scan::Indexed => self.indexes[i].get(rules.len(), true, build),
+        }
+    }
+
+    /// The verdict of [`RobotsTxt::settle`], stopping as soon as it is
+    /// known (see the module doc).
+    fn verdict(&self, agent: &str, target: &[u8], scan: Scan) -> Verdict {
+        let p = &self.profile;
+        let first = match (p.precedence, p.priority) {
+            (Precedence::FirstMatch, _) => true,
+            (Precedence::LongestMatch, Priority::PatternOctets) => false,
+            (Precedence::LongestMatch, Priority::MatchedOctets) => {
+                return self.settle(agent, target, scan).0;
+            }
+        };
+        if p.implicit_robots_txt_allow && target == b"/robots.txt" {
+            return Verdict::Allowed;
+        }
+        let selection = select(&self.groups, agent, p);
+        let rules: usize =
+            selection.groups.iter().map(|&i| self.groups[i].rules.len()).sum();
+        let hay = match rules >= SHARED_SEARCH_RULES {
+            true => Haystack::table(target),
+            false => Haystack::direct(target),
+        };
+        let how = p.priority;
+        let groups: Vec<(&[Rule], Option<&Index>)> = selection
+            .groups
+            .iter()
+            .map(|&i| (&self.groups[i].rules[..], self.index_of(i, scan)))
+            .collect();
+        if first {
+            for &(rules, index) in &groups {
+                let mut tries = Tries::new(scan, index, &hay);
+                let found = match index {
+                    Some(index) => {
+                        in_order(index.candidates(target), rules.len())
+                            .into_iter()
+                            .find_map(|r| tries.hit(rules, r, how))
+                    }
+                    None => {
+                        (0..rules.len()).find_map(|r| tries.hit(rules, r, how))
+                    }
+                };
+                if let Some(h) = found {
+                    return verdict_of(h.rule.kind);
+                }
+            }
+            return Verdict::Allowed;
+        }
+        // Longest match by pattern octets.
+        let mut tops = Best::default();
+        for &(rules, index) in &groups {
+            match index.and_then(Index::tops) {
+                Some(t) => tops.join(t),
+                None => {
+                    rules.iter().for_each(|r| tops.add_match(r.kind, bound(r)))
+                }
+            }
+        }
+        let tie = p.tie_goes_to_allow;
+        let mut best = Best::default();
+        if target.len() >= PROBE_TARGET {
+            // The longest rules first, each searched with `memmem`: on a
+            // long target one of them often settles the verdict before
+            // the index's scan of the whole target would.
+            let direct = Haystack::direct(target);
+            for &(rules, index) in &groups {
+                let Some(index) = index else { continue };
+                let mut tries = Tries::Hay(&direct);
+                for r in index.longest(PROBE_RULES) {
+                    if best.beats(index.bound(r)) {
+                        break;
+                    }
+                    best.add(tries.hit(rules, r, how));
+                    if let Some(v) = best.settled(&tops, tie) {
+                        return v;
+                    }
+                }
+            }
+        }
+        for &(rules, index) in &groups {
+            let mut tries = Tries::new(scan, index, &hay);
+            match index {
+                Some(index) => {
+                    let order = index.by_bound(index.candidates(target));
+                    for r in order {
+                        if best.beats(index.bound(r)) {
+                            break;
+                        }
+                        best.add(tries.hit(rules, r, how));
+                        if let Some(v) = best.settled(&tops, tie) {
+                            return v;
+                        }
+                    }
+                }
+                None => {
+                    for (r, rule) in rules.iter().enumerate() {
+                        if !best.beats(bound(rule)) {
+                            best.add(tries.hit(rules, r, how));
+                            if let Some(v) = best.settled(&tops, tie) {
+                                return v;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        best.verdict(tie)
     }
 
     fn decide_by(
@@ -153,53 +318,25 @@ impl RobotsTxt {
             false => Haystack::direct(target),
         };
         let mut hits = Vec::new();
+        let how = p.priority;
         for &i in &selection.groups {
             let rules = &self.groups[i].rules;
-            let build = || Index::new(rules.iter().map(Rule::shapes));
-            let index = match scan {
-                Scan::Linear => None,
-                Scan::Adaptive => {
-                    self.indexes[i].get(rules.len(), false, build)
-                }
-                Scan::Indexed => self.indexes[i].get(rules.len(), true, build),
-            };
-            let how = p.priority;
-            match (scan, index) {
-                (Scan::Linear, _) => {
-                    let plain = Plain(target);
-                    hits.extend(rules.iter().filter_map(|r| {
-                        hit(r, how, |_, s| s.matches_in(&plain))
-                    }))
-                }
-                (_, Some(index)) => {
+            let index = self.index_of(i, scan);
+            let mut tries = Tries::new(scan, index, &hay);
+            match index {
+                Some(index) => {
                     // In file order, so that the hits need no sort.
                     let candidates =
                         in_order(index.candidates(target), rules.len());
-                    if hay.is_shared() {
-                        let trie = index.trie();
-                        let hay = hay.numbered(trie.piece_count());
-                        let mut memo = trie.memo();
-                        hits.extend(candidates.into_iter().filter_map(|r| {
-                            hit(&rules[r], how, |k, shape| match k {
-                                0 => trie
-                                    .match_end(r, &hay, &mut memo)
-                                    .unwrap_or_else(|()| {
-                                        shape.matches_in(&hay)
-                                    }),
-                                _ => shape.matches_in(&hay),
-                            })
-                        }))
-                    } else {
-                        hits.extend(candidates.into_iter().filter_map(|r| {
-                            hit(&rules[r], how, |_, s| s.matches_in(&hay))
-                        }))
-                    }
+                    hits.extend(
+                        candidates
+                            .into_iter()
+                            .filter_map(|r| tries.hit(rules, r, how)),
+                    );
                 }
-                (_, None) => {
-                    hits.extend(rules.iter().filter_map(|r| {
-                        hit(r, how, |_, s| s.matches_in(&hay))
-                    }))
-                }
+                None => hits.extend(
+                    (0..rules.len()).filter_map(|r| tries.hit(rules, r, how)),
+                ),
             }
         }
         // Groups are disjoint and selected in file order, so this only
@@ -239,6 +376,13 @@ fn in_order(mut candidates: Vec<usize>, rules: usize) -> Vec<usize> {
     candidates
 }
 
+/// Targets at least this long are first tried against a group's
+/// [`PROBE_RULES`] longest rules (see `RobotsTxt::verdict`).
+const PROBE_TARGET: usize = 256;
+
+/// How many of an indexed group's longest rules are tried first.
+const PROBE_RULES: usize = 16;
+
 /// Decisions over at least this many rules search the target through
 /// shared bitsets (see `haystack`); fewer, with `memmem` per piece.
 const SHARED_SEARCH_RULES: usize = 32;
@@ -259,6 +403,142 @@ enum Scan {
     Indexed,
 }
 
+/// How one decision tries the rules of one group.
+enum Tries<'h, 't, 'r> {
+    /// Octet by octet: the plain reading.
+    Plain(Plain<'t>),
+    /// Through the decision's haystack.
+    Hay(&'h Haystack<'t>),
+    /// Shared bitsets, the first shape walked through the group's trie.
+    Trie { trie: &'r PieceTrie, hay: Numbered<'h, 't>, memo: Memo },
+}
+
+impl<'h, 't, 'r> Tries<'h, 't, 'r> {
+    fn new(
+        scan: Scan,
+        index: Option<&'r Index>,
+        hay: &'h Haystack<'t>,
+    ) -> Tries<'h, 't, 'r> {
+        match (scan, index) {
+            (Scan::Linear, _) => Tries::Plain(Plain(hay.target())),
+            (_, Some(index)) if hay.is_shared() => {
+                let trie = index.trie();
+                let hay = hay.numbered(trie.piece_count());
+                Tries::Trie { trie, hay, memo: trie.memo() }
+            }
+            _ => Tries::Hay(hay),
+        }
+    }
+
+    /// How rule `r` of `rules` matches, if it does.
+    fn hit(
+        &mut self,
+        rules: &'r [Rule],
+        r: usize,
+        how: Priority,
+    ) -> Option<Hit<'r>> {
+        let rule = rules.get(r)?;
+        match self {
+            Tries::Plain(plain) => hit(rule, how, |_, s| s.matches_in(plain)),
+            Tries::Hay(hay) => hit(rule, how, |_, s| s.matches_in(*hay)),
+            Tries::Trie { trie, hay, memo } => {
+                hit(rule, how, |k, shape| match k {
+                    0 => trie
+                        .match_end(r, hay, memo)
+                        .unwrap_or_else(|()| shape.matches_in(hay)),
+                    _ => shape.matches_in(hay),
+                })
+            }
+        }
+    }
+}
+
+/// The highest priority any of a rule's patterns can have (pattern
+/// octets): the longest non-empty shape.
+pub(crate) fn bound(rule: &Rule) -> usize {
+    shapes_bound(rule.shapes())
+}
+
+/// [`bound`] of a rule given by its shapes.
+pub(crate) fn shapes_bound<'r>(
+    shapes: impl Iterator<Item = Shape<'r>>,
+) -> usize {
+    shapes
+        .filter(|s| !s.is_empty())
+        .map(|s| s.normalized().len())
+        .max()
+        .unwrap_or(0)
+}
+
+/// The best allow and disallow priorities found so far.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Best {
+    allow: Option<usize>,
+    disallow: Option<usize>,
+}
+
+impl Best {
+    /// A rule of priority at most `bound` can no longer change the
+    /// verdict (ties still can: equal is not beaten).
+    pub fn beats(&self, bound: usize) -> bool {
+        self.allow.max(self.disallow).is_some_and(|top| bound < top)
+    }
+
+    fn add(&mut self, hit: Option<Hit<'_>>) {
+        if let Some(h) = hit {
+            self.add_match(h.rule.kind, h.priority);
+        }
+    }
+
+    /// A rule of `kind` matched with `priority`.
+    pub fn add_match(&mut self, kind: RuleKind, priority: usize) {
+        let slot = match kind {
+            RuleKind::Allow => &mut self.allow,
+            RuleKind::Disallow => &mut self.disallow,
+        };
+        *slot = (*slot).max(Some(priority));
+    }
+
+    /// Both of `other`'s priorities too (for bounds: the most any rule
+    /// of each kind can have).
+    pub fn join(&mut self, other: Best) {
+        self.allow = self.allow.max(other.allow);
+        self.disallow = self.disallow.max(other.disallow);
+    }
+
+    /// The verdict, if no rule left can change it: `tops` holds the
+    /// highest bound of any rule of each kind. A disallow above every
+    /// allow's bound (or equal, when ties disallow) decides, and so does
+    /// an allow above every disallow's (or equal, when ties allow).
+    pub fn settled(&self, tops: &Best, tie_allows: bool) -> Option<Verdict> {
+        let above = |found: Option<usize>, top: Option<usize>, tie_wins| {
+            found.is_some_and(|f| match top {
+                None => true,
+                Some(t) => f > t || (f == t && tie_wins),
+            })
+        };
+        if above(self.disallow, tops.allow, !tie_allows) {
+            return Some(Verdict::Disallowed);
+        }
+        if above(self.allow, tops.disallow, tie_allows) {
+            return Some(Verdict::Allowed);
+        }
+        None
+    }
+
+    /// As `longest_match`.
+    pub fn verdict(&self, tie_allows: bool) -> Verdict {
+        match (self.allow, self.disallow) {
+            (_, None) => Verdict::Allowed,
+            (None, Some(_)) => Verdict::Disallowed,
+            (Some(a), Some(d)) if a > d => Verdict::Allowed,
+            (Some(a), Some(d)) if a < d => Verdict::Disallowed,
+            _ if tie_allows => Verdict::Allowed,
+            _ => Verdict::Disallowed,
+        }
+    }
+}
+
 /// A rule that matched: the pattern that did and its priority.
 struct Hit<'r> {
     rule: &'r Rule,
@@ -272,10 +552,21 @@ struct Hit<'r> {
 fn hit<'r>(
     rule: &'r Rule,
     how: Priority,
-    mut end: impl FnMut(usize, Shape<'r>) -> Option<usize>,
+    end: impl FnMut(usize, Shape<'r>) -> Option<usize>,
 ) -> Option<Hit<'r>> {
-    let (shape, end) = rule
-        .shapes()
+    let (shape, priority) = shape_hit(rule.shapes(), how, end)?;
+    Some(Hit { rule, normalized: shape.normalized(), priority })
+}
+
+/// The first of a rule's `shapes` that matches (`end(k, shape)`: where
+/// the shortest match of the k-th ends), and the match's priority.
+/// Empty patterns never match (A8).
+pub(crate) fn shape_hit<'r>(
+    shapes: impl Iterator<Item = Shape<'r>>,
+    how: Priority,
+    mut end: impl FnMut(usize, Shape<'r>) -> Option<usize>,
+) -> Option<(Shape<'r>, usize)> {
+    let (shape, end) = shapes
         .enumerate()
         .filter(|(_, s)| !s.is_empty())
         .find_map(|(k, s)| end(k, s).map(|end| (s, end)))?;
@@ -283,7 +574,7 @@ fn hit<'r>(
         Priority::PatternOctets => shape.normalized().len(),
         Priority::MatchedOctets => end,
     };
-    Some(Hit { rule, normalized: shape.normalized(), priority })
+    Some((shape, priority))
 }
 
 type Outcome = (Verdict, Reason, Option<usize>);

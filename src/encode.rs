@@ -73,7 +73,7 @@ fn is_plain(b: u8) -> bool {
 }
 
 /// How many octets at the start of `input` are plain, eight at a time.
-fn plain_run(input: &[u8]) -> usize {
+pub(crate) fn plain_run(input: &[u8]) -> usize {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
     let mut n = 0;
@@ -131,8 +131,17 @@ pub(crate) fn canonicalize_into(input: &[u8], c: Canon, out: &mut Vec<u8>) {
     }
 }
 
+/// No step changes `input` (whatever the profile): it has no `%`, `*`,
+/// `$` or non-ASCII octet. Two vectorised scans.
+pub(crate) fn is_canonical(input: &[u8]) -> bool {
+    input.is_ascii() && memchr::memchr3(b'%', b'*', b'$', input).is_none()
+}
+
 /// The canonical form of `input`.
 pub(crate) fn canonicalize(input: &[u8], c: Canon) -> Vec<u8> {
+    if is_canonical(input) {
+        return input.to_vec();
+    }
     let mut out = Vec::with_capacity(input.len());
     canonicalize_into(input, c, &mut out);
     out

@@ -57,7 +57,12 @@ impl<'t> Haystack<'t> {
     }
 }
 
-impl Haystack<'_> {
+impl<'t> Haystack<'t> {
+    /// The target.
+    pub fn target(&self) -> &'t [u8] {
+        self.target
+    }
+
     /// Searches go through shared bitsets.
     pub fn is_shared(&self) -> bool {
         self.table.is_some()
@@ -71,8 +76,13 @@ impl Find for Haystack<'_> {
 
     fn find(&self, needle: &[u8], from: usize) -> Option<usize> {
         let hay = self.target.get(from..)?;
-        if needle.is_empty() {
+        if hay.starts_with(needle) {
+            // Where it is asked for (runs of `*a*a…` find it at once; an
+            // empty needle is always there).
             return Some(from);
+        }
+        if let [octet] = needle {
+            return memchr::memchr(*octet, hay).map(|i| i + from);
         }
         match &self.table {
             // `memmem` pays a set-up per search: short targets are

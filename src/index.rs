@@ -25,6 +25,13 @@
 //! scans of the group: [`LazyIndex`] builds it only once the group has
 //! been consulted [`BUILD_AFTER`] times, so a file decided once is
 //! scanned. Knows nothing of agents or precedence.
+//!
+//! For decisions that stop early (`decide`, verdict only), the index also
+//! keeps each rule's *bound* (the longest of its patterns, in octets: the
+//! most a match of it can weigh) and the rules in decreasing bound, one
+//! sort at build time, O(n log n); [`Index::by_bound`] puts a lookup's
+//! candidates in that order: a sort when they are few, else one walk of
+//! the whole order over a bitset of them, O(rules / 64 + rules).
 
 use std::collections::HashMap;
 
@@ -32,6 +39,8 @@ use aho_corasick::{AhoCorasick, MatchKind};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use crate::decide::Best;
+use crate::parse::RuleKind;
 use crate::pattern::Shape;
 use crate::trie::PieceTrie;
 
@@ -193,6 +202,13 @@ pub(crate) struct Index {
     keys: Option<Keys>,
     /// The rules' patterns' pieces, as a trie.
     trie: PieceTrie,
+    /// Each rule's bound: its longest pattern, in octets.
+    bounds: Vec<u32>,
+    /// The rules in decreasing bound (file order among equals).
+    by_bound: Vec<u32>,
+    /// The highest bound of any allow and of any disallow rule, when
+    /// the kinds are known.
+    tops: Option<Best>,
 }
 
 impl Index {
@@ -205,12 +221,21 @@ impl Index {
         let mut always = Vec::new();
         let mut filed = Vec::new();
         let mut mains = Vec::new();
+        let mut bounds = Vec::new();
         for (i, shapes) in rules.into_iter().enumerate() {
-            let mut shapes = shapes.peekable();
-            mains.push(shapes.peek().copied());
+            let shapes: Vec<Shape<'r>> = shapes.collect();
+            mains.push(shapes.first().copied());
+            let bound = shapes
+                .iter()
+                .filter(|s| !s.is_empty())
+                .map(|s| s.normalized().len())
+                .max()
+                .unwrap_or(0);
+            // OK: a pattern is a line of a file far below 4 GiB.
+            bounds.push(u32::try_from(bound).unwrap_or(u32::MAX));
             // OK: a group has far fewer than 2^32 rules.
             let rule = i as u32;
-            let place = match key(shapes) {
+            let place = match key(shapes.into_iter()) {
                 Key::Prefix(p) => Some((p, Place::Start)),
                 Key::Suffix(x) => Some((x, Place::End)),
                 Key::Infix(x) => Some((x, Place::Anywhere)),
@@ -226,7 +251,64 @@ impl Index {
             always.extend(filed.iter().map(|(_, e)| e.rule));
             always.sort_unstable();
         }
-        Index { always, keys, trie: PieceTrie::new(mains.into_iter()) }
+        let mut by_bound: Vec<u32> = (0..bounds.len() as u32).collect();
+        by_bound.sort_by_key(|&r| std::cmp::Reverse(bounds[r as usize]));
+        let trie = PieceTrie::new(mains.into_iter());
+        Index { always, keys, trie, bounds, by_bound, tops: None }
+    }
+
+    /// The index, knowing the rules' kinds (`allows`, in rule order), so
+    /// that a decision knows the highest bound of each kind.
+    pub fn with_kinds(mut self, allows: impl Iterator<Item = bool>) -> Index {
+        let mut tops = Best::default();
+        for (r, allow) in allows.enumerate() {
+            let kind =
+                if allow { RuleKind::Allow } else { RuleKind::Disallow };
+            tops.add_match(kind, self.bound(r));
+        }
+        self.tops = Some(tops);
+        self
+    }
+
+    /// The highest bound of any allow rule and of any disallow rule
+    /// (`None` in either: there is none of that kind); `None` unless the
+    /// index was built [`Index::with_kinds`].
+    pub fn tops(&self) -> Option<Best> {
+        self.tops
+    }
+
+    /// The `n` rules of highest bound, highest first.
+    pub fn longest(&self, n: usize) -> impl Iterator<Item = usize> + '_ {
+        self.by_bound.iter().take(n).map(|&r| r as usize)
+    }
+
+    /// Rule `r`'s bound: the priority (pattern octets) of its longest
+    /// pattern, the most a match of it can have.
+    pub fn bound(&self, r: usize) -> usize {
+        self.bounds.get(r).map_or(0, |&b| b as usize)
+    }
+
+    /// `candidates` (distinct rule positions) in decreasing bound.
+    pub fn by_bound(&self, mut candidates: Vec<usize>) -> Vec<usize> {
+        let rules = self.bounds.len();
+        if candidates.len() < rules / 64 + 16 {
+            candidates.sort_by_key(|&r| std::cmp::Reverse(self.bound(r)));
+            return candidates;
+        }
+        let mut bits = vec![0u64; rules.div_ceil(64)];
+        for &c in &candidates {
+            if let Some(word) = bits.get_mut(c / 64) {
+                *word |= 1 << (c % 64);
+            }
+        }
+        candidates.clear();
+        let marked = |r: usize| {
+            bits.get(r / 64).is_some_and(|w| w & (1 << (r % 64)) != 0)
+        };
+        candidates.extend(
+            self.by_bound.iter().map(|&r| r as usize).filter(|&r| marked(r)),
+        );
+        candidates
     }
 
     /// The rules that may match `target` (each once, in no particular

@@ -161,7 +161,7 @@ fn lex_line<'a>(
         notes.push(DiagnosticKind::LineTruncated);
     }
     if p.nul_ends_line
-        && let Some(nul) = text.iter().position(|&b| b == 0)
+        && let Some(nul) = memchr::memchr(0, text)
     {
         text = &text[..nul];
     }

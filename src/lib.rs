@@ -40,6 +40,8 @@
 //! | §2.2.2 matching, §2.2.3 `*` and `$` | `pattern` |
 //! | §2.2.2 which URL octets are matched; §2.3 robots.txt location | `target` |
 //! | §2.2.2 longest match, ties, no match, `/robots.txt` | `decide` |
+//! | §2.2.1 and §2.2.2 for one crawler: its groups only ([`RobotsTxt::parse_for`]) | `focus` |
+//! | one URL in one pass, nothing kept ([`RobotsTxt::check_once`]) | `once` |
 //! | §2.3.1, §2.4 access results and caching | [`fetch`] |
 //!
 //! # Complexity
@@ -54,8 +56,14 @@
 //! (`index`), and for long targets the candidates share one greedy walk
 //! (a trie over their pieces, `trie`) over bit-parallel occurrence sets
 //! (`haystack`); a decision over few rules searches with `memmem` and
-//! builds nothing. [`RobotsTxt::decide_linear`] is the plain reading,
-//! tried against it by property tests and by every spec case.
+//! builds nothing. [`RobotsTxt::is_allowed`] wants only the verdict and
+//! stops early (the longest patterns first; no rule left can change it).
+//! A crawler reads a file for itself: [`RobotsTxt::parse_for`] keeps only
+//! the groups its token selects and skips the rest as it reads them;
+//! [`RobotsTxt::check_once`] asks one URL in that same pass, matching each
+//! obeyed rule as it is read and keeping nothing.
+//! [`RobotsTxt::decide_linear`] is the plain reading, tried against all of
+//! these by property tests and by every spec case (`decide_indexed`).
 //!
 //! # Panics
 //!
@@ -71,10 +79,12 @@ mod diag;
 mod encode;
 mod explain;
 pub mod fetch;
+mod focus;
 mod haystack;
 mod index;
 mod lex;
 mod octets;
+mod once;
 mod parse;
 mod pattern;
 mod profile;
@@ -86,6 +96,7 @@ pub use agent::is_valid_product_token;
 pub use classify::{Classification, classify};
 pub use diag::{Diagnostic, DiagnosticKind};
 pub use explain::{Decision, Reason, RuleMatch, Verdict};
+pub use focus::ForAgent;
 pub use lex::{LineRanges, line_ranges};
 pub use octets::Octets;
 pub use parse::{Agent, AgentToken, Group, Record, RobotsTxt, Rule, RuleKind};

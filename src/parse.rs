@@ -6,14 +6,19 @@
 //! starts a new group (R2.1-3). Blank lines and other records never end a
 //! group (R2.2-2, R2.2.4-4). Rules before the first user-agent line are
 //! ignored (R2.2.2-15), unless the profile's `preamble_rules` makes them a
-//! group. Does not select groups for a crawler; see `agent`.
+//! group. Does not select groups for a crawler; see `agent` (but a parse
+//! *for one crawler*, `focus`, asks `agent` which groups it may skip, and
+//! skips them as it reads them; only under the plain grouping readings,
+//! see `Profile::grouping_is_plain`).
 
 use std::sync::Arc;
 
+use crate::agent::names;
 use crate::diag::{Diagnostic, DiagnosticKind};
 use crate::index::LazyIndex;
 use crate::lex::{Content, Key, Line, lex};
 use crate::octets::Octets;
+use crate::once::Stream;
 use crate::pattern::{Pattern, Shape};
 use crate::profile::{PreambleRules, Profile};
 
@@ -125,6 +130,31 @@ pub struct RobotsTxt {
     pub(crate) profile: Profile,
     /// One rule index per group, built on first use (see `index`).
     pub(crate) indexes: Box<[LazyIndex]>,
+    /// The octets parsed (the body up to the parse limit), which rule
+    /// values share.
+    pub(crate) file: Arc<[u8]>,
+}
+
+/// A parse for one crawler (see `focus`): which groups are kept.
+struct Focus<'a> {
+    /// The crawler's product token.
+    agent: &'a str,
+    /// The open group names the crawler.
+    names: bool,
+    /// The open group has a `*` line.
+    global: bool,
+    /// A group naming the crawler was kept: `*` groups no longer apply.
+    specific_kept: bool,
+    /// One check in one pass (`once`): rules are matched as they are
+    /// read, and neither compiled into the file nor kept.
+    stream: Option<Stream<'a>>,
+}
+
+impl Focus<'_> {
+    /// The open group's rules can decide for the crawler.
+    fn wants_open(&self) -> bool {
+        self.names || (self.global && !self.specific_kept)
+    }
 }
 
 /// The builder's state between lines.
@@ -139,8 +169,13 @@ struct Builder<'p> {
     sitemaps: Vec<Record>,
     records: Vec<Record>,
     diagnostics: Vec<Diagnostic>,
-    /// The file's one copy, which rule values share.
-    file: Arc<[u8]>,
+    /// The file's one copy, which rule values share (`None` when rules
+    /// are not kept: a stream).
+    file: Option<Arc<[u8]>>,
+    /// Set for a parse for one crawler: groups it does not obey are
+    /// skipped (their rules are not compiled, their records not kept),
+    /// and nothing outside groups or about odd lines is kept.
+    focus: Option<Focus<'p>>,
 }
 
 fn is_identifier_byte(b: u8) -> bool {
@@ -156,12 +191,35 @@ fn lossy(bytes: &[u8]) -> String {
 
 impl Builder<'_> {
     fn note(&mut self, line: u32, kind: DiagnosticKind) {
-        self.diagnostics.push(Diagnostic { line, kind });
+        if self.focus.is_none() {
+            self.diagnostics.push(Diagnostic { line, kind });
+        }
     }
 
+    /// The open group is kept, unless this is a parse for one crawler
+    /// that does not obey it (a group naming the crawler also drops the
+    /// `*` groups kept so far: `agent::select` would not pick them).
     fn close(&mut self) {
-        self.groups.extend(self.open.take());
+        let open = self.open.take();
         self.rules_started = false;
+        let Some(f) = self.focus.as_mut() else {
+            return self.groups.extend(open);
+        };
+        let keep = f.wants_open();
+        if f.names && !f.specific_kept {
+            f.specific_kept = true;
+            self.groups.clear();
+        }
+        (f.names, f.global) = (false, false);
+        if keep {
+            self.groups.extend(open);
+        }
+    }
+
+    /// Under a parse for one crawler, the open group is one it does not
+    /// obey.
+    fn skipping(&self) -> bool {
+        self.focus.as_ref().is_some_and(|f| !f.wants_open())
     }
 
     /// `product-token = identifier / "*"`, or the profile's salvage.
@@ -201,12 +259,41 @@ impl Builder<'_> {
         None
     }
 
+    /// A stream's user-agent line whose value is `*` or a product token
+    /// (most are): the open group's flags, without building the token;
+    /// `false` (nothing done) for any other line or parse.
+    fn stream_agent(&mut self, value: &[u8]) -> bool {
+        let how = self.profile.agent_match;
+        if self.focus.as_ref().is_none_or(|f| f.stream.is_none()) {
+            return false;
+        }
+        let global = value == b"*";
+        let token = match std::str::from_utf8(value) {
+            Ok(t) if !t.is_empty() && t.bytes().all(is_identifier_byte) => t,
+            _ if global => "",
+            _ => return false,
+        };
+        if self.open.is_none() || self.rules_started {
+            self.close();
+            self.open =
+                Some(Group { agents: vec![], rules: vec![], records: vec![] });
+        }
+        if let Some(f) = self.focus.as_mut() {
+            f.global |= global;
+            f.names |= !global && names(token, f.agent, how);
+        }
+        true
+    }
+
     /// A user-agent line, whatever its value: §2.1 "The group is
     /// terminated by a user-agent line or end of file", so even a line
     /// whose value is not a product token ends the group above it, unless
     /// the profile's `invalid_agent_ends_group` is off (parsers that drop
     /// such lines, and let the rules below join the previous group).
     fn user_agent(&mut self, line: u32, value: &[u8]) {
+        if self.stream_agent(value) {
+            return;
+        }
         let token = match self.product_token(line, value) {
             Some(token) => token,
             None if self.profile.invalid_agent_ends_group => {
@@ -218,6 +305,19 @@ impl Builder<'_> {
             self.close();
             self.open =
                 Some(Group { agents: vec![], rules: vec![], records: vec![] });
+        }
+        if let Some(f) = self.focus.as_mut() {
+            match &token {
+                AgentToken::Global => f.global = true,
+                AgentToken::Named(v) => {
+                    f.names |= names(v, f.agent, self.profile.agent_match)
+                }
+                AgentToken::Invalid(_) => {}
+            }
+            if f.stream.is_some() {
+                // A stream keeps no groups: the flags are all it needs.
+                return;
+            }
         }
         if let Some(g) = self.open.as_mut() {
             g.agents.push(Agent { line, token });
@@ -242,6 +342,13 @@ impl Builder<'_> {
         if p.require_pattern_start && !starts_ok {
             return self.note(line, DiagnosticKind::InvalidPattern);
         }
+        // What a skipped rule would be does not matter; that there is one
+        // does (the next user-agent line starts a new group).
+        let skipping = self.skipping();
+        self.rules_started = true;
+        if skipping {
+            return;
+        }
         let directory = (kind == RuleKind::Allow && p.index_html_is_dir)
             .then(|| index_html_directory(value))
             .flatten()
@@ -249,13 +356,20 @@ impl Builder<'_> {
                 let pattern = Pattern::compile(&dir, p);
                 Box::new((dir.into_boxed_slice(), pattern))
             });
-        let rule = Rule {
-            line,
-            kind,
-            value: Octets::within(&self.file, value),
-            pattern: Pattern::compile(value, p),
-            directory,
+        let pattern = Pattern::compile(value, p);
+        if let Some(f) = self.focus.as_mut()
+            && let Some(stream) = f.stream.as_mut()
+        {
+            let directory = directory.as_deref().map(|(v, d)| d.shape(v));
+            let shapes =
+                std::iter::once(pattern.shape(value)).chain(directory);
+            return stream.rule(f.names, kind, shapes);
+        }
+        let value = match &self.file {
+            Some(file) => Octets::within(file, value),
+            None => Octets::from(value),
         };
+        let rule = Rule { line, kind, value, pattern, directory };
         if self.open.is_none() {
             // Before the first user-agent line, under a `preamble_rules`
             // that keeps such rules.
@@ -283,6 +397,14 @@ impl Builder<'_> {
 
     fn other(&mut self, line: u32, key: &[u8], value: &[u8]) {
         self.record_seen();
+        let outside = self.open.is_none();
+        let unwanted = match &self.focus {
+            Some(f) => outside || !f.wants_open() || f.stream.is_some(),
+            None => false,
+        };
+        if unwanted {
+            return;
+        }
         let record = Record { line, key: lossy(key), value: lossy(value) };
         match self.open.as_mut() {
             Some(g) => g.records.push(record),
@@ -305,6 +427,7 @@ impl Builder<'_> {
                 Key::Disallow => {
                     self.rule(l.number, RuleKind::Disallow, value)
                 }
+                Key::Sitemap if self.focus.is_some() => self.record_seen(),
                 Key::Sitemap => {
                     self.record_seen();
                     self.sitemaps.push(Record {
@@ -316,6 +439,61 @@ impl Builder<'_> {
                 Key::Other(k) => self.other(l.number, k, value),
             },
         }
+    }
+}
+
+/// What of a body can be parsed: the parse limit, with room for a BOM
+/// and one more octet so that lexing still sees the limit reached.
+fn kept_len(body: &[u8], profile: &Profile) -> usize {
+    body.len().min(profile.parse_limit.saturating_add(4))
+}
+
+impl<'a> Focus<'a> {
+    fn new(agent: &'a str, stream: Option<Stream<'a>>) -> Focus<'a> {
+        let (names, global, specific_kept) = (false, false, false);
+        Focus { agent, names, global, specific_kept, stream }
+    }
+}
+
+impl<'p> Builder<'p> {
+    fn new(
+        profile: &'p Profile,
+        file: Option<Arc<[u8]>>,
+        focus: Option<Focus<'p>>,
+    ) -> Builder<'p> {
+        // The one-crawler reading skips groups as `agent` selected them
+        // before the profile's other grouping readings existed; under
+        // those, the whole file is read (the selection then decides).
+        let focus = focus.filter(|_| profile.grouping_is_plain());
+        Builder {
+            file,
+            profile,
+            groups: Vec::new(),
+            open: None,
+            rules_started: false,
+            sitemaps: Vec::new(),
+            records: Vec::new(),
+            diagnostics: Vec::new(),
+            focus,
+        }
+    }
+
+    /// Every line of `body` (already cut to what can be parsed), then the
+    /// last group closed.
+    fn read(&mut self, body: &[u8]) {
+        let lexed = lex(body, self.profile);
+        if lexed.bom_skipped {
+            self.note(1, DiagnosticKind::BomSkipped);
+        }
+        let mut last = 1;
+        for line in lexed.lines {
+            last = line.number;
+            self.line(&line);
+        }
+        if lexed.limit_reached {
+            self.note(last, DiagnosticKind::ParseLimitReached);
+        }
+        self.close();
     }
 }
 
@@ -333,33 +511,44 @@ impl RobotsTxt {
     /// Parses a robots.txt body under `profile`. Never fails and never
     /// panics; odd lines become diagnostics.
     pub fn parse(body: &[u8], profile: &Profile) -> RobotsTxt {
-        // One copy of what can be parsed (a BOM, the parse limit, and one
-        // more octet so that lexing still sees the limit reached).
-        let kept = body.len().min(profile.parse_limit.saturating_add(4));
-        let file: Arc<[u8]> = Arc::from(&body[..kept]);
-        let lexed = lex(&file, profile);
-        let mut b = Builder {
-            file: Arc::clone(&file),
-            profile,
-            groups: Vec::new(),
-            open: None,
-            rules_started: false,
-            sitemaps: Vec::new(),
-            records: Vec::new(),
-            diagnostics: Vec::new(),
-        };
-        if lexed.bom_skipped {
-            b.note(1, DiagnosticKind::BomSkipped);
-        }
-        let mut last = 1;
-        for line in lexed.lines {
-            last = line.number;
-            b.line(&line);
-        }
-        if lexed.limit_reached {
-            b.note(last, DiagnosticKind::ParseLimitReached);
-        }
-        b.close();
+        RobotsTxt::build(body, profile, None)
+    }
+
+    /// The groups of `body` that the crawler `agent` obeys and nothing
+    /// else, read in one pass that skips every other group's rules and
+    /// records (see `focus`).
+    pub(crate) fn parse_focused(
+        body: &[u8],
+        profile: &Profile,
+        agent: &str,
+    ) -> RobotsTxt {
+        RobotsTxt::build(body, profile, Some(Focus::new(agent, None)))
+    }
+
+    /// Reads `body` for `agent` alone, feeding the rules it obeys to
+    /// `stream` as they come; the stream, and whether a group naming the
+    /// crawler was seen (else the `*` groups' rules decide).
+    pub(crate) fn stream<'a>(
+        body: &[u8],
+        profile: &'a Profile,
+        agent: &'a str,
+        stream: Stream<'a>,
+    ) -> Option<(Stream<'a>, bool)> {
+        let focus = Focus::new(agent, Some(stream));
+        let mut b = Builder::new(profile, None, Some(focus));
+        b.read(&body[..kept_len(body, profile)]);
+        let f = b.focus?;
+        Some((f.stream?, f.specific_kept))
+    }
+
+    fn build(
+        body: &[u8],
+        profile: &Profile,
+        focus: Option<Focus<'_>>,
+    ) -> RobotsTxt {
+        let file: Arc<[u8]> = Arc::from(&body[..kept_len(body, profile)]);
+        let mut b = Builder::new(profile, Some(Arc::clone(&file)), focus);
+        b.read(&file);
         RobotsTxt {
             indexes: b.groups.iter().map(|_| LazyIndex::default()).collect(),
             groups: b.groups,
@@ -367,6 +556,7 @@ impl RobotsTxt {
             records: b.records,
             diagnostics: b.diagnostics,
             profile: profile.clone(),
+            file,
         }
     }
 

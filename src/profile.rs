@@ -368,6 +368,19 @@ impl Profile {
         }
     }
 
+    /// Whether groups are formed and selected as RFC 9309 and Google do:
+    /// every group naming the crawler merged, else the `*` groups; rules
+    /// before the first user-agent line ignored; other records leaving
+    /// the user-agent list open. The one-pass parse for one crawler
+    /// (`RobotsTxt::parse_for`, `check_once`) relies on it and reads the
+    /// whole file otherwise.
+    pub fn grouping_is_plain(&self) -> bool {
+        self.groups_obeyed == GroupsObeyed::All
+            && !self.star_groups_join_named
+            && !self.records_end_agent_list
+            && self.preamble_rules == PreambleRules::Ignored
+    }
+
     /// The built-in profile of that name (`rfc9309` or `google`).
     pub fn by_name(name: &str) -> Option<Profile> {
         match name {

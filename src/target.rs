@@ -8,7 +8,9 @@
 
 use std::fmt;
 
-use crate::encode::{Canon, canonicalize};
+use std::borrow::Cow;
+
+use crate::encode::{Canon, canonicalize, is_canonical};
 use crate::profile::Profile;
 
 /// A URL the oracle cannot reduce to a path.
@@ -56,20 +58,25 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 /// `scheme ":"` per RFC 3986 §3.1: its length including the colon.
+/// Read up to the first octet a scheme cannot hold, so that a long path
+/// is not scanned for a colon.
 fn scheme_len(s: &str) -> Option<usize> {
-    let colon = s.find(':')?;
-    let scheme = &s[..colon];
-    let mut chars = scheme.chars();
-    let first = chars.next()?;
-    let ok = first.is_ascii_alphabetic()
-        && chars.all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
-    ok.then_some(colon + 1)
+    let b = s.as_bytes();
+    if !b.first()?.is_ascii_alphabetic() {
+        return None;
+    }
+    let is_scheme = |c: &u8| c.is_ascii_alphanumeric() || b"+-.".contains(c);
+    let colon = b.iter().position(|c| !is_scheme(c))?;
+    (b[colon] == b':').then_some(colon + 1)
 }
 
 /// Splits `url` into (scheme with `:`, `//authority`, path-and-query),
 /// the fragment dropped.
 fn split(url: &str) -> Option<(&str, &str, &str)> {
-    let url = url.split('#').next().unwrap_or_default();
+    let url = match memchr::memchr(b'#', url.as_bytes()) {
+        Some(hash) => &url[..hash],
+        None => url,
+    };
     let after_scheme = match scheme_len(url) {
         Some(n) if url[n..].starts_with("//") => n,
         Some(_) if !url.starts_with('/') => return None,
@@ -90,18 +97,26 @@ fn split(url: &str) -> Option<(&str, &str, &str)> {
     Some((&url[..after_scheme], &rest[..auth_len], path))
 }
 
-/// The octets rules are compared with: path and query, canonicalised.
-pub(crate) fn match_octets(url: &str, p: &Profile) -> Result<Vec<u8>, Error> {
+/// The octets rules are compared with: path and query, canonicalised;
+/// borrowed from `url` when no step changes them (most paths).
+pub(crate) fn match_octets<'u>(
+    url: &'u str,
+    p: &Profile,
+) -> Result<Cow<'u, [u8]>, Error> {
     let (_, _, path) = split(url).ok_or_else(|| Error {
         input: url.to_string(),
         kind: ErrorKind::NotAPath,
     })?;
+    let path = path.as_bytes();
+    if path.first() == Some(&b'/') && is_canonical(path) {
+        return Ok(Cow::Borrowed(path));
+    }
     let canon = Canon::for_target(p);
-    let mut out = canonicalize(path.as_bytes(), canon);
+    let mut out = canonicalize(path, canon);
     if out.first() != Some(&b'/') {
         out.insert(0, b'/');
     }
-    Ok(out)
+    Ok(Cow::Owned(out))
 }
 
 /// The URL of the robots.txt file that governs `url`:
@@ -138,7 +153,7 @@ mod tests {
 
     fn octets(url: &str) -> String {
         let got = match_octets(url, &Profile::rfc9309()).unwrap();
-        String::from_utf8(got).unwrap()
+        String::from_utf8(got.into_owned()).unwrap()
     }
 
     #[test]

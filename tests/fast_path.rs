@@ -1,6 +1,8 @@
 //! The fast path gives the plain reading's decisions: `decide` (rule
 //! index once a group has been consulted a few times, octet tables for
-//! long targets) and `decide_indexed` (index at once) against
+//! long targets), `is_allowed` (stops early), `parse_for` (the agent's
+//! groups only), `check_once` (one pass, nothing kept) and
+//! `decide_indexed` (all of these, index at once) against
 //! `decide_linear` (every rule, octet by octet), over generated files
 //! with large groups and URLs derived from their rules.
 
@@ -151,6 +153,12 @@ proptest! {
                 prop_assert_eq!(&robots.decide(agent, url).unwrap(), &plain);
                 let allowed = robots.is_allowed(agent, url);
                 prop_assert_eq!(allowed, plain.is_allowed());
+                // The parse for one agent, and one check in one pass.
+                let mine = RobotsTxt::parse_for(body.as_bytes(), &p, agent);
+                prop_assert_eq!(&mine.decide(url).unwrap(), &plain);
+                prop_assert_eq!(mine.is_allowed(url), plain.is_allowed());
+                let once = RobotsTxt::check_once(body.as_bytes(), &p, agent, url);
+                prop_assert_eq!(once, plain.is_allowed());
             }
         }
     }

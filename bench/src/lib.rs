@@ -18,6 +18,7 @@
 //! Timings are reported, never asserted: nothing here fails on a slow
 //! machine.
 
+pub mod agreement;
 pub mod audit_throughput;
 pub mod subjects;
 
@@ -178,6 +179,32 @@ pub struct Hostile {
     pub query: Query,
     /// The cut-down variant: file, path and what was cut.
     pub bounded: (String, Query, &'static str),
+    /// More paths asked (not timed) to judge the answers: the timed path
+    /// alone is one answer, which a parser blind to `*` gets right by
+    /// accident; these include paths the rules do match.
+    pub probes: Vec<Query>,
+}
+
+impl Hostile {
+    /// The paths a parser's answers are judged on, for the full input
+    /// or for the cut-down one: the timed path, then the probes (cut to
+    /// the cut-down path's length, `/` kept, for the cut-down input).
+    pub fn judged(&self, bounded: bool) -> Vec<Query> {
+        let (timed, max) = match bounded {
+            true => (&self.bounded.1, self.bounded.1.path.len()),
+            false => (&self.query, usize::MAX),
+        };
+        let mut paths = vec![timed.clone()];
+        for p in &self.probes {
+            let path = &p.path;
+            if path.len() <= max {
+                paths.push(p.clone());
+            } else if let Some(cut) = path.get(path.len() - max + 1..) {
+                paths.push(Query::new(&format!("/{cut}")));
+            }
+        }
+        paths
+    }
 }
 
 /// `Disallow: /*a*a…*a*b` with `stars` wildcards.
@@ -241,6 +268,12 @@ pub fn hostile() -> Vec<Hostile> {
             robots: star_a_b(26),
             query: a_path(8192),
             bounded: (star_a_b(26), a_path(1000), "1,000-octet path"),
+            probes: vec![
+                Query::new(&format!("{}b", a_path(8191).path)),
+                Query::new(&format!("/{}b", "a".repeat(30))),
+                Query::new(&format!("/{}b", "a".repeat(20))),
+                Query::new("/b"),
+            ],
         },
         Hostile {
             name: "star-run",
@@ -248,6 +281,12 @@ pub fn hostile() -> Vec<Hostile> {
             robots: star_run(2000),
             query: a_path(8192),
             bounded: (star_run(12), a_path(200), "12 `*`, 200-octet path"),
+            probes: vec![
+                Query::new(&format!("{}b", a_path(8191).path)),
+                Query::new("/aab"),
+                Query::new("/b"),
+                Query::new("/"),
+            ],
         },
         Hostile {
             name: "wildcard-file",
@@ -259,6 +298,13 @@ pub fn hostile() -> Vec<Hostile> {
                 wildcard_path(512),
                 "10 KiB of rules, 512-octet path",
             ),
+            probes: vec![
+                Query::new(&format!("/{}", "ab".repeat(4000))),
+                Query::new(&wildcard_path(8192).path.replace('c', "")),
+                Query::new("/ab/acb"),
+                Query::new("/ba/a/c"),
+                Query::new("/abba//ab"),
+            ],
         },
     ]
 }

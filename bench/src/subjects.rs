@@ -1,4 +1,6 @@
-//! The parsers being timed: the oracle (indexed and linear) and the
+//! The parsers being timed: the oracle (its crawler's path:
+//! `RobotsTxt::parse_for` and `is_allowed`; and its plain reading: a full
+//! parse and `decide_linear`) and the
 //! in-process Rust crates, each called the way its adapter file in
 //! `adapters/src/rust/` calls it (bodies as `&str` through
 //! `from_utf8_lossy` for the crates that take text; absolute URLs for the
@@ -36,6 +38,10 @@ pub struct Subject {
     pub bounded: Option<&'static str>,
     /// What to keep in mind when reading its figures.
     pub note: &'static str,
+    /// The adapter of the same crate (`adapters/src/rust/`), whose
+    /// claimed profile its answers are judged under (`agreement`);
+    /// `None` for the oracle's own subjects.
+    pub adapter: Option<&'static str>,
 }
 
 /// The oracle's profile in benchmarks: rfc9309 without the 500 KiB parse
@@ -50,13 +56,16 @@ fn oracle_parse(body: &[u8]) {
     black_box(RobotsTxt::parse(body, &oracle_profile()));
 }
 
+/// One check in one pass: the rules of the groups [`AGENT`] obeys are
+/// matched as they are read, and nothing is kept.
 fn oracle_parse_check(body: &[u8], q: &Query) -> bool {
-    RobotsTxt::parse(body, &oracle_profile()).is_allowed(AGENT, &q.path)
+    RobotsTxt::check_once(body, &oracle_profile(), AGENT, &q.path)
 }
 
+/// A crawler's parse: only the groups [`AGENT`] obeys are kept.
 fn oracle_prepared(body: &str, run: Run<'_>) {
-    let r = RobotsTxt::parse(body.as_bytes(), &oracle_profile());
-    run(&mut |q| r.is_allowed(AGENT, &q.path));
+    let r = RobotsTxt::parse_for(body.as_bytes(), &oracle_profile(), AGENT);
+    run(&mut |q| r.is_allowed(&q.path));
 }
 
 fn linear_parse_check(body: &[u8], q: &Query) -> bool {
@@ -231,7 +240,9 @@ pub fn all() -> Vec<Subject> {
             parse_check: oracle_parse_check,
             prepared: oracle_prepared,
             bounded: None,
-            note: "index built on the 4th decision of a group",
+            note: "check_once, or parse_for(AGENT): the agent's groups \
+                   only; index built on the 4th decision of a group",
+            adapter: None,
         },
         Subject {
             name: "oracle-linear",
@@ -240,6 +251,7 @@ pub fn all() -> Vec<Subject> {
             prepared: linear_prepared,
             bounded: None,
             note: "the plain reading: every rule, octet by octet",
+            adapter: None,
         },
         Subject {
             name: "robotstxt",
@@ -251,6 +263,7 @@ pub fn all() -> Vec<Subject> {
                  (probe H2 hangs)",
             ),
             note: "one-shot API: every check parses the file again",
+            adapter: Some("rust-robotstxt"),
         },
         Subject {
             name: "texting_robots",
@@ -259,6 +272,7 @@ pub fn all() -> Vec<Subject> {
             prepared: texting::prepared,
             bounded: None,
             note: "",
+            adapter: Some("rust-texting_robots"),
         },
         Subject {
             name: "robotxt",
@@ -267,6 +281,7 @@ pub fn all() -> Vec<Subject> {
             prepared: robotxt::prepared,
             bounded: None,
             note: "keeps only the agent's groups; stops at 500 KiB",
+            adapter: Some("rust-robotxt"),
         },
         Subject {
             name: "robots_txt",
@@ -275,6 +290,7 @@ pub fn all() -> Vec<Subject> {
             prepared: robots_txt::prepared,
             bounded: None,
             note: "no wildcards: `*` and `$` are plain text",
+            adapter: Some("rust-robots_txt"),
         },
         Subject {
             name: "robotparser",
@@ -283,6 +299,7 @@ pub fn all() -> Vec<Subject> {
             prepared: robotparser::prepared,
             bounded: None,
             note: "",
+            adapter: Some("rust-robotparser"),
         },
         Subject {
             name: "robotstxt-rs",
@@ -291,6 +308,7 @@ pub fn all() -> Vec<Subject> {
             prepared: robotstxt_rs::prepared,
             bounded: None,
             note: "",
+            adapter: Some("rust-robotstxt-rs"),
         },
     ]
 }

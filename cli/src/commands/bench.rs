@@ -1,9 +1,13 @@
 //! `bench`: the criterion workloads (see `robots_bench`), a
-//! few seconds each, as one table of figures and ratios to the oracle.
+//! few seconds each, as one table of figures and ratios to the oracle,
+//! each peer's agreement with the oracle under its claimed profile
+//! (`robots_bench::agreement`; below 99 % it is marked `wrong`), and
+//! ratio lines against the fastest correct peer.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
+use robots_bench::agreement::{self, Judge, Row, Tally};
 use robots_bench::{
     self, CORPUS_PATH, Hostile, LARGE_RULES, Query, Subject, time_per_call,
 };
@@ -21,19 +25,34 @@ pub struct Args {
     seconds: f64,
 }
 
-/// One figure: a parser's time per unit of work, and a note.
+/// One figure: a parser's time per unit of work, its agreement with the
+/// oracle, and a note.
 struct Figure {
-    name: &'static str,
-    time: Duration,
-    /// Timed on the same input as the oracle (not a cut-down variant).
-    comparable: bool,
+    row: Row,
     note: String,
 }
 
 impl Figure {
-    fn new(s: &Subject, time: Duration) -> Figure {
-        Figure { name: s.name, time, comparable: true, note: String::new() }
+    fn new(s: &Subject, time: Duration, tally: Option<Tally>) -> Figure {
+        let row = Row {
+            name: s.name,
+            is_oracle: s.adapter.is_none(),
+            time,
+            comparable: true,
+            tally,
+        };
+        Figure { row, note: String::new() }
     }
+}
+
+/// One ratio line: what it is about, and the fastest correct peer's time
+/// over the oracle's with that peer's name.
+type Ratio = (String, Option<(f64, &'static str)>);
+
+fn ratio_of(about: String, rows: &[Figure]) -> Ratio {
+    let rows: Vec<Row> = rows.iter().map(|f| f.row.clone()).collect();
+    let best = agreement::ratio(&rows, "oracle").map(|(x, r)| (x, r.name));
+    (about, best)
 }
 
 /// Prints one section: a heading, then each parser's figure (formatted by
@@ -46,18 +65,28 @@ fn section(
     show: impl Fn(Duration) -> String,
 ) {
     println!("\n{title}");
-    println!("  {:<16} {:>24} {:>12}", "parser", unit, "time/oracle");
-    let oracle = rows.iter().find(|r| r.name == "oracle").map(|r| r.time);
-    for r in rows {
+    println!(
+        "  {:<16} {:>24} {:>12} {:>8}",
+        "parser", unit, "time/oracle", "agrees"
+    );
+    let oracle =
+        rows.iter().find(|r| r.row.name == "oracle").map(|r| r.row.time);
+    for f in rows {
+        let r = &f.row;
         let ratio = match oracle {
             Some(o) if r.comparable && !o.is_zero() => {
                 format!("{:.2}", r.time.as_secs_f64() / o.as_secs_f64())
             }
             _ => "-".into(),
         };
-        let line =
-            format!("  {:<16} {:>24} {ratio:>12}", r.name, show(r.time));
-        match r.note.as_str() {
+        let agrees = r.tally.map_or_else(|| "-".into(), |t| t.percent());
+        let wrong = if r.is_wrong() { "  wrong" } else { "" };
+        let line = format!(
+            "  {:<16} {:>24} {ratio:>12} {agrees:>8}{wrong}",
+            r.name,
+            show(r.time)
+        );
+        match f.note.as_str() {
             "" => println!("{line}"),
             note => println!("{line}  {note}"),
         }
@@ -68,7 +97,7 @@ fn corpus_sections(
     files: &[&[u8]],
     subjects: &[Subject],
     budget: Duration,
-) -> Option<f64> {
+) -> Ratio {
     let bytes: usize = files.iter().map(|f| f.len()).sum();
     let per_pass = |t: Duration| {
         let s = t.as_secs_f64();
@@ -84,20 +113,25 @@ fn corpus_sections(
             let parse = s.parse?;
             let time =
                 time_per_call(budget, || files.iter().for_each(|f| parse(f)));
-            Some(Figure::new(s, time))
+            Some(Figure::new(s, time, None))
         })
         .collect();
     section("parse only, real corpus", "throughput", &parse, per_pass);
     let q = Query::new(CORPUS_PATH);
+    let mut judge =
+        Judge::new(files.iter().map(|&f| (f, vec![CORPUS_PATH])).collect());
     let check: Vec<Figure> = subjects
         .iter()
         .map(|s| {
+            let answers: Vec<bool> =
+                files.iter().map(|f| (s.parse_check)(f, &q)).collect();
+            let tally = judge.tally(s, &answers);
             let time = time_per_call(budget, || {
                 for f in files {
                     std::hint::black_box((s.parse_check)(f, &q));
                 }
             });
-            Figure::new(s, time)
+            Figure::new(s, time, tally)
         })
         .collect();
     section(
@@ -106,30 +140,29 @@ fn corpus_sections(
         &check,
         per_pass,
     );
-    let oracle = check.iter().find(|r| r.name == "oracle")?.time;
-    let fastest = check
-        .iter()
-        .filter(|r| !r.name.starts_with("oracle"))
-        .map(|r| r.time)
-        .min()?;
-    Some(fastest.as_secs_f64() / oracle.as_secs_f64())
+    ratio_of("parse+check, real corpus".into(), &check)
 }
 
-fn many_checks(subjects: &[Subject], budget: Duration) {
+fn many_checks(subjects: &[Subject], budget: Duration) -> Ratio {
     let body = robots_bench::large_file();
     let queries = robots_bench::large_queries();
+    let paths: Vec<&str> = queries.iter().map(|q| q.path.as_str()).collect();
+    let mut judge = Judge::new(vec![(body.as_bytes(), paths)]);
     let rows: Vec<Figure> = subjects
         .iter()
         .map(|s| {
             let mut time = Duration::ZERO;
+            let mut answers = Vec::new();
             (s.prepared)(&body, &mut |check| {
+                answers = queries.iter().map(&mut *check).collect();
                 time = time_per_call(budget, || {
                     for q in &queries {
                         std::hint::black_box(check(q));
                     }
                 }) / queries.len() as u32;
             });
-            Figure { note: s.note.into(), ..Figure::new(s, time) }
+            let tally = judge.tally(s, &answers);
+            Figure { note: s.note.into(), ..Figure::new(s, time, tally) }
         })
         .collect();
     let title = format!(
@@ -141,9 +174,19 @@ fn many_checks(subjects: &[Subject], budget: Duration) {
     section(&title, "checks/s", &rows, |t| {
         format!("{:.0}", 1.0 / t.as_secs_f64())
     });
+    ratio_of("many checks, large file".into(), &rows)
 }
 
-fn hostile(h: &Hostile, subjects: &[Subject], budget: Duration) {
+fn paths(queries: &[Query]) -> Vec<&str> {
+    queries.iter().map(|q| q.path.as_str()).collect()
+}
+
+fn hostile(h: &Hostile, subjects: &[Subject], budget: Duration) -> Ratio {
+    let (judged_full, judged_cut) = (h.judged(false), h.judged(true));
+    let mut full =
+        Judge::new(vec![(h.robots.as_bytes(), paths(&judged_full))]);
+    let mut cut =
+        Judge::new(vec![(h.bounded.0.as_bytes(), paths(&judged_cut))]);
     let rows: Vec<Figure> = subjects
         .iter()
         .map(|s| {
@@ -156,22 +199,36 @@ fn hostile(h: &Hostile, subjects: &[Subject], budget: Duration) {
                 None => (&h.robots, &h.query, None),
             };
             let mut time = Duration::ZERO;
+            let mut answer = Vec::new();
+            let judged =
+                if bounded.is_some() { &judged_cut } else { &judged_full };
             (s.prepared)(robots, &mut |check| {
+                answer = judged.iter().map(&mut *check).collect();
                 time = time_per_call(budget, || {
                     std::hint::black_box(check(query));
                 });
             });
-            Figure {
-                comparable: bounded.is_none(),
-                note: bounded.unwrap_or_default(),
-                ..Figure::new(s, time)
-            }
+            let judge = if bounded.is_some() { &mut cut } else { &mut full };
+            let tally = judge.tally(s, &answer);
+            let mut f = Figure::new(s, time, tally);
+            f.row.comparable = bounded.is_none();
+            f.note = bounded.unwrap_or_default();
+            f
         })
         .collect();
     let title = format!("hostile {}: {}", h.name, h.about);
     section(&title, "ms/check", &rows, |t| {
         format!("{:.4}", t.as_secs_f64() * 1e3)
     });
+    ratio_of(format!("hostile {}", h.name), &rows)
+}
+
+/// `X.XX (peer)`, or why there is no figure.
+fn show_ratio(r: &Option<(f64, &str)>) -> String {
+    match r {
+        Some((x, peer)) => format!("{x:.2} ({peer})"),
+        None => "n/a (no correct peer)".into(),
+    }
 }
 
 pub fn run(a: Args) -> anyhow::Result<i32> {
@@ -186,7 +243,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     }
     let subjects = robots_bench::subjects();
     let path = a.corpus.unwrap_or_else(corpus::default_path);
-    let speedup = match corpus::read(&path) {
+    let corpus = match corpus::read(&path) {
         Ok(files) => {
             let (usable, dropped) = robots_bench::usable(&files, &subjects);
             let bytes: usize = usable.iter().map(|f| f.len()).sum();
@@ -201,7 +258,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
                     dropped.join(", ")
                 );
             }
-            corpus_sections(&usable, &subjects, budget)
+            Some(corpus_sections(&usable, &subjects, budget))
         }
         Err(e) if e.is_not_found() => {
             println!("real corpus: skipped: {e}");
@@ -209,17 +266,36 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         }
         Err(e) => return Err(e.into()),
     };
-    many_checks(&subjects, budget);
+    let mut ratios = vec![many_checks(&subjects, budget)];
     for h in robots_bench::hostile() {
-        hostile(&h, &subjects, budget);
+        ratios.push(hostile(&h, &subjects, budget));
     }
     robots_bench::audit_throughput::section(&path, budget);
     println!(
         "\ntime/oracle: the parser's time over the oracle's; above 1 means \
-         the oracle is faster."
+         the oracle is faster. agrees: its answers equal to the oracle's \
+         under the profile its adapter claims; below {:.0}% it is `wrong`, \
+         and the ratio lines below compare the oracle with the fastest \
+         peer that is not.",
+        agreement::WRONG_BELOW * 100.0
     );
-    let figure = speedup
-        .map_or_else(|| "n/a (no corpus)".into(), |x| format!("{x:.2}"));
+    for (about, r) in &ratios {
+        println!(
+            "oracle vs fastest correct peer ({about}): {}",
+            show_ratio(r)
+        );
+    }
+    if let Some((_, r)) = &corpus {
+        println!(
+            "oracle vs fastest correct peer (parse+check, real corpus): {}",
+            show_ratio(r)
+        );
+    }
+    let figure = match &corpus {
+        Some((_, Some((x, _)))) => format!("{x:.2}"),
+        Some((_, None)) => "n/a (no correct peer)".into(),
+        None => "n/a (no corpus)".into(),
+    };
     println!("oracle vs fastest peer (parse+check, real corpus): {figure}");
     Ok(0)
 }
