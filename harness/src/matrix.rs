@@ -453,7 +453,6 @@ fn run_column(
                 .map(|_| {
                     let (counting, done, breaker, next, work) =
                         (&counting, &done, &breaker, &next, &work);
-                    let live_fetcher = live_fetcher;
                     s.spawn(move || {
                         let mut adapter = registry::open_sharing(
                             entry, limits, host, breaker,
