@@ -64,18 +64,59 @@ pub fn label(fit: &Fit) -> String {
 /// Fits every ready adapter of `m` from its own cells and stores the
 /// label in its column; returns the fits, in column order.
 pub fn fit_matrix(m: &mut Matrix, selection: &Selection) -> Vec<Fit> {
-    let mut fits = Vec::new();
-    for i in 0..m.adapters.len() {
-        if m.adapters[i].status != "ready" {
-            continue;
-        }
-        let info = m.adapters[i].info.clone();
-        let answers = answers_in(m, &info, selection);
-        let fit = fingerprint(&answers, selection);
-        m.adapters[i].fingerprint = Some(label(&fit));
-        fits.push(fit);
+    let ready: Vec<(usize, Answers)> = (0..m.adapters.len())
+        .filter(|&i| m.adapters[i].status == "ready")
+        .map(|i| {
+            let info = m.adapters[i].info.clone();
+            (i, answers_in(m, &info, selection))
+        })
+        .collect();
+    let fits = fit_all(&ready, selection);
+    for ((i, _), fit) in ready.iter().zip(&fits) {
+        m.adapters[*i].fingerprint = Some(label(fit));
     }
     fits
+}
+
+/// The fits of `ready`, in order: the adapters shared out over one thread
+/// per core (each fit is independent of the others, and re-asks only the
+/// oracle, so the result does not depend on the thread count).
+fn fit_all(ready: &[(usize, Answers)], selection: &Selection) -> Vec<Fit> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, ready.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(usize, Fit)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                let next = &next;
+                scope.spawn(move || {
+                    let mut mine = Vec::new();
+                    loop {
+                        let k = next.fetch_add(
+                            1,
+                            std::sync::atomic::Ordering::Relaxed,
+                        );
+                        let Some((_, answers)) = ready.get(k) else {
+                            break;
+                        };
+                        mine.push((k, fingerprint(answers, selection)));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            // A fit only panics if the oracle does; pass that on rather
+            // than lose a fit.
+            .flat_map(|w| {
+                w.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+            })
+            .collect()
+    });
+    done.sort_by_key(|(k, _)| *k);
+    done.into_iter().map(|(_, fit)| fit).collect()
 }
 
 #[cfg(test)]
