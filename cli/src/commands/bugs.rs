@@ -50,11 +50,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         suite.errors.is_empty(),
         "fix the case files first (robots-conformance validate)"
     );
-    let entry = registry::find(&a.adapter).with_context(|| {
-        let names: Vec<String> =
-            registry::all().into_iter().map(|e| e.info.name).collect();
-        format!("no adapter `{}`; known: {}", a.adapter, names.join(", "))
-    })?;
+    let entry = registry::lookup(&a.adapter)?;
     if let Status::Unavailable { why, fix } = registry::status(&entry) {
         anyhow::bail!("{} is unavailable: {why} (fix: {fix})", a.adapter);
     }
