@@ -42,7 +42,23 @@ pub enum OutputError {
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> OutputError + '_ {
-    move |source| OutputError::Io { path: path.to_path_buf(), source }
+    move |source| OutputError::Io {
+        path: path.to_path_buf(),
+        source: without_path(source),
+    }
+}
+
+/// `tempfile` wraps its errors with the temp file's path ("Not a
+/// directory (os error 20) at path \"/d/.x.tmp\""), and its wrapper
+/// gives no access to the error inside. The error names its own path
+/// already, so the wrapper's tail is cut off; the kind is kept.
+fn without_path(e: std::io::Error) -> std::io::Error {
+    let Some(wrapper) = e.get_ref() else { return e };
+    let text = wrapper.to_string();
+    match text.rsplit_once(" at path ") {
+        Some((os, _)) => std::io::Error::new(e.kind(), os.to_string()),
+        None => e,
+    }
 }
 
 /// The folder a target file lives in (`.` for a bare name).
@@ -241,6 +257,20 @@ mod tests {
         let f = d.join("no/such/dir/report.json");
         let err = atomic_write(&f, b"x").unwrap_err();
         assert!(err.to_string().contains("no/such/dir"), "{err}");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn a_failed_temp_file_names_the_folder_once() {
+        let d = scratch("twice");
+        std::fs::create_dir_all(&d).unwrap();
+        let file = d.join("plain-file");
+        std::fs::write(&file, b"x").unwrap();
+        let err = atomic_write(&file.join("report.json"), b"x").unwrap_err();
+        let text = err.to_string();
+        assert_eq!(text.matches("plain-file").count(), 1, "{text}");
+        assert!(!text.contains(".tmp"), "{text}");
+        assert!(text.contains("os error"), "{text}");
         std::fs::remove_dir_all(&d).unwrap();
     }
 
