@@ -35,6 +35,7 @@ pub mod runtime;
 pub mod rust;
 pub mod scenario;
 pub mod serve;
+pub mod strays;
 pub mod wire;
 
 pub use request::{

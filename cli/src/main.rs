@@ -9,11 +9,16 @@ use clap::Parser;
 
 fn main() {
     let args = commands::Cli::parse();
-    match commands::run(args) {
-        Ok(code) => std::process::exit(code),
+    // A program that escapes its adapter's process group (`setsid`) is
+    // adopted by this process and killed before it exits.
+    robots_adapters::strays::adopt();
+    let code = match commands::run(args) {
+        Ok(code) => code,
         Err(e) => {
             eprintln!("robots-conformance: {e:#}");
-            std::process::exit(2);
+            2
         }
-    }
+    };
+    robots_adapters::strays::kill_all();
+    std::process::exit(code);
 }

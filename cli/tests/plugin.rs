@@ -321,6 +321,10 @@ fn matrix_runs_a_command_template_in_bounded_memory_without_false_crashes() {
     let (run, peak_kib, pid) = run_watching_peak(matrix);
     assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
     let report = report(&out);
+    // Without --command-profile the program claims rfc9309.
+    let column = &report["adapters"][0];
+    assert_eq!(column["name"], "command", "{column}");
+    assert_eq!(column["profile"], "rfc9309", "{column}");
     let want = ["pass", "pass", "timeout", "pass", "pass", "error"];
     for (n, want) in want.iter().enumerate() {
         let check = format!("t::c::c::{}", n + 1);
@@ -353,7 +357,9 @@ fn certify_takes_a_command_and_a_missing_program_is_a_usage_error() {
     );
     let out = dir.join("cert");
     let run = bin()
-        .args(["certify", "--timeout", "5", "--command", &template, "--cases"])
+        .args(["certify", "--timeout", "5", "--command", &template])
+        .args(["--command-profile", "google", "--profile", "claimed"])
+        .arg("--cases")
         .arg(&cases)
         .arg("--out")
         .arg(&out)
@@ -365,6 +371,9 @@ fn certify_takes_a_command_and_a_missing_program_is_a_usage_error() {
     )
     .unwrap();
     assert_eq!(cert["adapter"], "command", "{cert}");
+    // The program's claim is what `--profile claimed` certifies against.
+    assert_eq!(cert["profile"], "google", "{cert}");
+    assert_eq!(cert["fingerprint"]["claimed"], "google", "{cert}");
     assert!(out.join("certificate.md").is_file());
 
     for command in ["matrix", "certify"] {

@@ -29,6 +29,10 @@ pub struct Args {
     /// `{url}`; exit status 0 means allowed, 1 disallowed)
     #[arg(long, value_name = "TEMPLATE", conflicts_with = "adapter")]
     command: Option<String>,
+    /// The profile the `--command` program claims to follow (what
+    /// `--profile claimed` certifies it against)
+    #[arg(long, default_value = "rfc9309", value_parser = ["rfc9309", "google"], requires = "command")]
+    command_profile: String,
     /// Expectations to certify against (`claimed`: the adapter's own)
     #[arg(long, default_value = "rfc9309", value_parser = ["rfc9309", "google", "claimed"])]
     profile: String,
@@ -104,7 +108,9 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         "fix the case files first (robots-conformance validate)"
     );
     let entries = match (&a.command, &a.adapter) {
-        (Some(template), _) => vec![command_entry(template)?],
+        (Some(template), _) => {
+            vec![command_entry(template, &a.command_profile)?]
+        }
         (None, Some(spec)) => vec![registry::lookup(spec)?],
         (None, None) => anyhow::bail!("--adapter or --command is required"),
     };

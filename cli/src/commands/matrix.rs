@@ -18,10 +18,10 @@ use robots_runner::suite::{Filter, Suite};
 
 use super::CasesDir;
 
-/// The entry for `--command TEMPLATE`, checked to be runnable (a missing
-/// program is a usage error, not a column of crashes).
-pub fn command_entry(template: &str) -> anyhow::Result<Entry> {
-    let entry = registry::command_entry(template, "rfc9309")
+/// The entry for `--command TEMPLATE` claiming `profile`, checked to be
+/// runnable (a missing program is a usage error, not a column of crashes).
+pub fn command_entry(template: &str, profile: &str) -> anyhow::Result<Entry> {
+    let entry = registry::command_entry(template, profile)
         .map_err(|e| anyhow::anyhow!("--command: {e}"))?;
     if let registry::Status::Unavailable { why, fix } =
         registry::status(&entry)
@@ -46,6 +46,11 @@ pub struct Args {
     /// exit status 0 means allowed, 1 disallowed): the column `command`
     #[arg(long, value_name = "TEMPLATE")]
     command: Option<String>,
+    /// The profile the `--command` program claims to follow: the
+    /// expectations `--profile claimed` judges it under, and its claim in
+    /// the reports and fingerprint
+    #[arg(long, default_value = "rfc9309", value_parser = ["rfc9309", "google"], requires = "command")]
+    command_profile: String,
     /// The expectations outcomes are counted under (`claimed`: each
     /// adapter's own claimed profile)
     #[arg(long, default_value = "rfc9309", value_parser = ["rfc9309", "google", "claimed"])]
@@ -245,7 +250,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     });
     let mut entries = select_entries(spec)?;
     if let Some(template) = &a.command {
-        entries.push(command_entry(template)?);
+        entries.push(command_entry(template, &a.command_profile)?);
     }
     anyhow::ensure!(!entries.is_empty(), "no adapters selected");
     // Everything that can fail without running is checked first.
