@@ -2,11 +2,8 @@
 //! residual disagreement of a parser, and an index.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use anyhow::Context;
-use robots_adapters::process::Limits;
-use robots_adapters::registry::{self, Host, Status};
 use robots_fingerprint::fit::evaluate;
 use robots_fingerprint::{
     About, Answers, Reading, find_bugs, fingerprint, write_bugs,
@@ -50,25 +47,14 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         suite.errors.is_empty(),
         "fix the case files first (robots-conformance validate)"
     );
-    let entry = registry::lookup(&a.adapter)?;
-    if let Status::Unavailable { why, fix } = registry::status(&entry) {
-        anyhow::bail!("{} is unavailable: {why} (fix: {fix})", a.adapter);
-    }
+    let entry = super::open::ready_entry(&a.adapter)?;
     let filter = Filter {
         include: a.filters.clone(),
         skip: a.skip.clone(),
         exact: false,
     };
     let sel = selection(&suite, &filter);
-    let limits = Limits {
-        base: Duration::from_secs_f64(a.timeout),
-        ..Limits::default()
-    };
-    let host = match std::env::current_exe() {
-        Ok(exe) => Host::Process(exe),
-        Err(_) => Host::Thread,
-    };
-    let mut parser = registry::open(&entry, limits, &host);
+    let mut parser = super::open::open(&entry, a.timeout);
     let answers = Answers::collect(parser.as_mut(), &sel);
     let fit = match &a.fit {
         None => fingerprint(&answers, &sel),

@@ -2,11 +2,9 @@
 //! parser's fingerprint (the reading that best explains it).
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use anyhow::Context;
-use robots_adapters::process::Limits;
-use robots_adapters::registry::{self, Entry, Host};
+use robots_adapters::registry::{self, Entry};
 use robots_fingerprint::{Answers, Fit, fingerprint};
 use robots_runner::certify::{certify, write_markdown};
 use robots_runner::matrix::selection;
@@ -49,14 +47,8 @@ pub struct Args {
 /// once more, by the fit's own collection of answers).
 fn fit_of(suite: &Suite, entry: &Entry, timeout: f64) -> Fit {
     let sel = selection(suite, &Filter::default());
-    let limits =
-        Limits { base: Duration::from_secs_f64(timeout), ..Limits::default() };
-    let host = match std::env::current_exe() {
-        Ok(exe) => Host::Process(exe),
-        Err(_) => Host::Thread,
-    };
     let answers = {
-        let mut parser = registry::open(entry, limits, &host);
+        let mut parser = super::open::open(entry, timeout);
         Answers::collect(parser.as_mut(), &sel)
     };
     fingerprint(&answers, &sel)

@@ -6,7 +6,9 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use robots_adapters::command::Template;
+use robots_adapters::process::Limits;
 use robots_adapters::reference::Reference;
+use robots_adapters::registry::{self, Status};
 use robots_adapters::wire;
 use robots_adapters::{Adapter, Reply, Request};
 
@@ -59,26 +61,9 @@ fn read_body(path: &PathBuf) -> anyhow::Result<Vec<u8>> {
     std::fs::read(path).with_context(|| format!("reading {}", path.display()))
 }
 
-/// The ready adapter `name`; a Rust crate runs in a child process so a
-/// hang can be killed.
-fn open_adapter(name: &str) -> anyhow::Result<Box<dyn Adapter>> {
-    use robots_adapters::process::Limits;
-    use robots_adapters::registry::{self, Host, Status};
-    let entry = registry::lookup(name)?;
-    if let Status::Unavailable { why, fix } = registry::status(&entry) {
-        anyhow::bail!("{name} is unavailable: {why} (fix: {fix})");
-    }
-    let host =
-        std::env::current_exe().map(Host::Process).unwrap_or(Host::Thread);
-    Ok(registry::open(&entry, Limits::default(), &host))
-}
-
 /// Every ready adapter's answer for each URL, beside the oracle's.
 fn side_by_side(a: &Args, requests: &[Request]) -> anyhow::Result<i32> {
-    use robots_adapters::process::Limits;
-    use robots_adapters::registry::{self, Host, Status};
-    let host =
-        std::env::current_exe().map(Host::Process).unwrap_or(Host::Thread);
+    let host = super::open::host();
     let entries: Vec<_> = registry::all()
         .into_iter()
         .filter(|e| registry::status(e) == Status::Ready)
@@ -153,7 +138,10 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             )
         }
         Some("all") => return side_by_side(&a, &requests),
-        Some(name) => open_adapter(name)?,
+        Some(name) => {
+            let entry = super::open::ready_entry(name)?;
+            registry::open(&entry, Limits::default(), &super::open::host())
+        }
         // OK: clap restricts --profile to the built-in names.
         None => Box::new(
             Reference::for_profile(&a.profile).expect("built-in profile"),

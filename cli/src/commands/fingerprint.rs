@@ -2,11 +2,8 @@
 //! and the checks no reading explains (its bugs).
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use anyhow::Context;
-use robots_adapters::process::Limits;
-use robots_adapters::registry::{self, Host, Status};
 use robots_fingerprint::{Answers, fingerprint};
 use robots_runner::matrix::selection;
 use robots_runner::output::atomic_write;
@@ -47,29 +44,15 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         suite.errors.is_empty(),
         "fix the case files first (robots-conformance validate)"
     );
-    let entry = registry::lookup(&a.adapter)?;
-    if let Status::Unavailable { why, fix } = registry::status(&entry) {
-        anyhow::bail!(
-            "{} is unavailable: {why} (fix: {fix})",
-            entry.info.name
-        );
-    }
+    let entry = super::open::ready_entry(&a.adapter)?;
     let filter = Filter {
         include: a.filters.clone(),
         skip: a.skip.clone(),
         exact: false,
     };
     let sel = selection(&suite, &filter);
-    let limits = Limits {
-        base: Duration::from_secs_f64(a.timeout),
-        ..Limits::default()
-    };
-    let host = match std::env::current_exe() {
-        Ok(exe) => Host::Process(exe),
-        Err(_) => Host::Thread,
-    };
     let answers = {
-        let mut parser = registry::open(&entry, limits, &host);
+        let mut parser = super::open::open(&entry, a.timeout);
         Answers::collect(parser.as_mut(), &sel)
         // The parser (and its process) is dropped here, before the fit.
     };

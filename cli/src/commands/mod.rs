@@ -15,6 +15,7 @@ mod coverage;
 mod diff;
 mod fingerprint;
 mod matrix;
+mod open;
 mod run;
 mod serve;
 mod validate;
