@@ -159,7 +159,7 @@ fuzz_target!(|input: Input| -> Corpus {
     let body = &check.robots[..];
     let lines = lines(body);
     // One permutation per input, chosen by the input, to halve the cost.
-    let perm: fn(&mut Vec<u32>) = if body.len() % 2 == 0 {
+    let perm: fn(&mut Vec<u32>) = if body.len().is_multiple_of(2) {
         |v| v.reverse()
     } else {
         |v| {

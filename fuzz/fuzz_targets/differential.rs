@@ -156,11 +156,11 @@ fn report_only() -> bool {
 
 fn parsers() -> Vec<Box<dyn Parser>> {
     vec![
-        Box::new(Robotstxt::default()),
+        Box::new(Robotstxt),
         Box::new(TextingRobots::default()),
-        Box::new(Robotparser::default()),
+        Box::new(Robotparser),
         Box::new(Robotxt::default()),
-        Box::new(RobotsTxtCrate::default()),
+        Box::new(RobotsTxtCrate),
         Box::new(RobotstxtRs::default()),
     ]
 }
@@ -191,7 +191,7 @@ fuzz_target!(|input: Input| -> Corpus {
         else {
             continue;
         };
-        let hunt = hunted().iter().any(|h| *h == info.name);
+        let hunt = hunted().contains(&info.name);
         for url in &check.urls {
             if network_path(url)
                 || (info.name == GOOGLE_PORT && url.len() > PORT_MAX_URL)

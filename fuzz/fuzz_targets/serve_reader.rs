@@ -102,7 +102,8 @@ fn check(request: Option<&[u8]>, answer: &str) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let profile = if data.len() % 2 == 0 { "rfc9309" } else { "google" };
+    let profile =
+        if data.len().is_multiple_of(2) { "rfc9309" } else { "google" };
     let mut oracle =
         Reference::for_profile(profile).expect("a built-in profile");
     let mut out = Vec::new();

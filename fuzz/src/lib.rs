@@ -3,6 +3,8 @@
 //! oracle's lexer splits it; and [`KNOWN`], the adapter deviations the
 //! `differential` target has already found and no profile switch models.
 
+pub mod matchers;
+
 use std::fmt;
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -87,7 +89,7 @@ pub fn lines(body: &[u8]) -> Vec<Range<usize>> {
 }
 
 /// `body` with the content of the given lines (1-based) replaced.
-fn replace_lines(body: &[u8], with: &[(u32, &[u8])]) -> Vec<u8> {
+pub(crate) fn replace_lines(body: &[u8], with: &[(u32, &[u8])]) -> Vec<u8> {
     let ranges = lines(body);
     let mut out = Vec::with_capacity(body.len() + 16 * with.len());
     let mut at = 0;
@@ -187,12 +189,23 @@ pub const KNOWN: &[Known] = &[
                are no User-Agent lines then we capture all\"); RFC 9309 \
                ignores rules outside groups (R2.2.2-15)",
         rewrite: |body| {
+            // What texting_robots does not read as a user-agent line
+            // (`User-Agent\xc3: foobot`) may still be one to Google.
+            let ranges = lines(body);
+            if ranges.iter().any(|r| texting_user_agent_line(&body[r.clone()]))
+            {
+                return None;
+            }
             let google = RobotsTxt::parse(body, &Profile::google());
-            google.groups().is_empty().then(|| {
-                let mut b = b"User-agent: *\n".to_vec();
-                b.extend_from_slice(body);
-                b
-            })
+            let agents: Vec<(u32, &[u8])> = google
+                .groups()
+                .iter()
+                .flat_map(|g| &g.agents)
+                .map(|a| (a.line, &b"#"[..]))
+                .collect();
+            let mut b = b"User-agent: *\n".to_vec();
+            b.extend_from_slice(&replace_lines(body, &agents));
+            Some(b)
         },
     },
     Known {
@@ -319,6 +332,28 @@ pub const KNOWN: &[Known] = &[
     },
 ];
 
+/// Whether texting_robots reads `line` as a user-agent line: one of its
+/// spellings of the key (any case, after leading blanks), then a colon
+/// after optional blanks, or blanks and a value (the `key value` form).
+fn texting_user_agent_line(line: &[u8]) -> bool {
+    let ws = |b: u8| b == b' ' || b == b'\t';
+    let start = line.iter().position(|&b| !ws(b)).unwrap_or(line.len());
+    let line = &line[start..];
+    ["user-agent", "user agent", "useragent"].iter().any(|key| {
+        let Some(head) = line.get(..key.len()) else { return false };
+        if !head.eq_ignore_ascii_case(key.as_bytes()) {
+            return false;
+        }
+        let rest = &line[key.len()..];
+        let blanks = rest.iter().take_while(|&&b| ws(b)).count();
+        match rest.get(blanks) {
+            Some(b':') => true,
+            Some(b'\r' | b'\n' | b'#') | None => false,
+            Some(_) => blanks > 0,
+        }
+    })
+}
+
 /// A line texting_robots reads as `key value` (no colon), rewritten as
 /// `Key: value`; `None` for any other line.
 fn texting_key_space_value(line: &[u8]) -> Option<Vec<u8>> {
@@ -425,5 +460,67 @@ pub fn known_deviation(
             names.push(k.name);
         }
     }
-    (names.len() > 1 && explains(&b)).then(|| names.join("+"))
+    if names.len() > 1 && explains(&b) {
+        return Some(names.join("+"));
+    }
+    // A matcher's deviation, on the body as it is and after the rewrites.
+    for m in matchers::KNOWN_MATCHERS.iter().filter(|m| m.adapter == adapter) {
+        for (start, before) in [(body, Vec::new()), (&b[..], names.clone())] {
+            if let Some(seen) =
+                matchers::as_matched_by(m, start, agent, url, profile)
+                && explains(&seen)
+            {
+                let mut all = before;
+                all.push(m.name);
+                return Some(all.join("+"));
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texting(body: &[u8], agent: &str, url: &str) -> Option<String> {
+        let google = Profile::google();
+        known_deviation(
+            "rust-texting_robots",
+            body,
+            agent,
+            url,
+            &google,
+            Verdict::Disallowed,
+        )
+    }
+
+    #[test]
+    fn rules_outside_any_group_texting_can_see_apply_to_everyone() {
+        // The README's minimised input, and the campaign's finding: a key
+        // Google reads as user-agent (`User-Agent\xc3`) but texting_robots
+        // does not, so it sees no user-agent line at all.
+        assert!(texting(b"Disallow: /a\n", "FooBot", "/a").is_some());
+        let found = b"User-Agent\xc3:  foobot\r\nALLOW:\t\r\ndisallow : /\xc3\xa9$a-a\r\nALLOW:/\r\ndisallow:\t/;;/\xc3\xa9\r\n";
+        let why = texting(found, "googlebot-news", "/;;/\u{e9}?x=1");
+        assert!(
+            why.as_deref()
+                .is_some_and(|w| w.contains("no-user-agent-means-everyone")),
+            "{why:?}"
+        );
+        // With a user-agent line texting_robots reads, it does not apply.
+        let named = b"User-agent: foobot\nDisallow: /a\n";
+        assert_eq!(texting(named, "BarBot", "/a"), None);
+    }
+
+    #[test]
+    fn texting_s_user_agent_lines() {
+        assert!(texting_user_agent_line(b"User-agent: x"));
+        assert!(texting_user_agent_line(b"  USERAGENT :x"));
+        assert!(texting_user_agent_line(b"user agent x"));
+        assert!(!texting_user_agent_line(b"User-Agent\xc3: x"));
+        assert!(!texting_user_agent_line(b"User-agentx: y"));
+        assert!(!texting_user_agent_line(b"user-agent"));
+        assert!(!texting_user_agent_line(b"Disallow: /"));
+    }
 }
