@@ -11,21 +11,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use common::{bin, run_watching_peak, scratch, text};
+use common::{bin, case_files, run_watching_peak, scratch, text};
 
 /// A cases folder with the project's clause index and `t/x.toml` holding
 /// `case` (its bytes as given).
 fn cases_file(tag: &str, case: &[u8]) -> PathBuf {
-    let root = scratch(&format!("hostile-{tag}"));
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    std::fs::copy(
-        here.join("../spec-cases/clauses.toml"),
-        root.join("clauses.toml"),
-    )
-    .unwrap();
-    std::fs::create_dir_all(root.join("t")).unwrap();
-    std::fs::write(root.join("t/x.toml"), case).unwrap();
-    root
+    case_files(&format!("hostile-{tag}"), &[("x", case)])
 }
 
 fn bomb(parts: &str) -> Vec<u8> {

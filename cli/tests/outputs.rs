@@ -3,42 +3,29 @@
 //! merge instead of shrinking and say what they lack, a bad baseline is
 //! reported before the run, and `--timeout` is validated.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_robots-conformance"))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir()
-        .join(format!("rc-outputs-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use common::{bin, case_files, scratch, text};
 
 /// A cases folder with the project's clause index and two files, `t/a`
 /// and `t/b`, of one case with two checks each.
 fn cases(tag: &str) -> PathBuf {
-    let root = scratch(&format!("cases-{tag}"));
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    std::fs::copy(
-        here.join("../spec-cases/clauses.toml"),
-        root.join("clauses.toml"),
-    )
-    .unwrap();
-    std::fs::create_dir_all(root.join("t")).unwrap();
-    for stem in ["a", "b"] {
-        let case = format!(
+    let case = |stem: &str| {
+        format!(
             "[[case]]\nid = \"{stem}\"\nclauses = [\"R2.2.2-9\"]\nsource = \"regression\"\n\
              robots = \"User-agent: *\\nDisallow: /no\\n\"\n\
              check = [{{ agent = \"FooBot\", url = \"/yes\", expect = \"allowed\" }}, \
              {{ agent = \"FooBot\", url = \"/no\", expect = \"disallowed\" }}]\n"
-        );
-        std::fs::write(root.join(format!("t/{stem}.toml")), case).unwrap();
-    }
-    root
+        )
+    };
+    let (a, b) = (case("a"), case("b"));
+    case_files(
+        &format!("outputs-{tag}"),
+        &[("a", a.as_bytes()), ("b", b.as_bytes())],
+    )
 }
 
 const TWO: &str = "rust-robotxt,rust-robots_txt";
@@ -50,10 +37,6 @@ fn matrix(cases: &Path, adapters: &str, extra: &[&str]) -> Output {
         .args(extra)
         .output()
         .unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 fn baseline(path: &Path) -> serde_json::Value {

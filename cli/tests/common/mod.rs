@@ -40,14 +40,6 @@ pub struct Check<'a> {
 /// with one case: `robots` (TOML basic-string escapes) and `checks`, for
 /// agent FooBot. Its checks are named `t::c::c::1`, `t::c::c::2`, …
 pub fn cases(tag: &str, robots: &str, checks: &[Check]) -> PathBuf {
-    let root = scratch(&format!("cases-{tag}"));
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    std::fs::copy(
-        here.join("../spec-cases/clauses.toml"),
-        root.join("clauses.toml"),
-    )
-    .unwrap();
-    std::fs::create_dir_all(root.join("t")).unwrap();
     let checks: Vec<String> = checks
         .iter()
         .map(|c| {
@@ -62,7 +54,23 @@ pub fn cases(tag: &str, robots: &str, checks: &[Check]) -> PathBuf {
          robots = \"{robots}\"\ncheck = [{}]\n",
         checks.join(", ")
     );
-    std::fs::write(root.join("t/c.toml"), text).unwrap();
+    case_files(tag, &[("c", text.as_bytes())])
+}
+
+/// A cases folder with the project's clause index and, for each
+/// `(stem, bytes)`, the file `t/<stem>.toml` holding those bytes as given.
+pub fn case_files(tag: &str, files: &[(&str, &[u8])]) -> PathBuf {
+    let root = scratch(&format!("cases-{tag}"));
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(
+        here.join("../spec-cases/clauses.toml"),
+        root.join("clauses.toml"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(root.join("t")).unwrap();
+    for (stem, bytes) in files {
+        std::fs::write(root.join(format!("t/{stem}.toml")), bytes).unwrap();
+    }
     root
 }
 
