@@ -165,7 +165,7 @@ pub fn minimise(
     budget: usize,
     keeps: &mut dyn FnMut(&Subject) -> bool,
 ) -> Subject {
-    let mut one = |c: &[Subject]| c.iter().map(|c| keeps(c)).collect();
+    let mut one = |c: &[Subject]| c.iter().map(&mut *keeps).collect();
     minimise_by(s, budget, 1, &mut one)
 }
 
@@ -199,7 +199,11 @@ fn minimise_by(
         url: url.clone(),
     };
     let join = |rs: &[(usize, usize)]| -> Vec<u8> {
-        rs.iter().flat_map(|&(a, b)| &body[a..b]).copied().collect()
+        let mut out = Vec::with_capacity(rs.iter().map(|(a, b)| b - a).sum());
+        for &(a, b) in rs {
+            out.extend_from_slice(&body[a..b]);
+        }
+        out
     };
     let kept = ddmin_by(ranges, &mut budget, max, &mut |cs| {
         let subjects: Vec<Subject> =
