@@ -381,6 +381,29 @@ impl Profile {
             && self.preamble_rules == PreambleRules::Ignored
     }
 
+    /// This profile with every switch that only affects *deciding* (not
+    /// what `RobotsTxt::parse` builds) set to one fixed value: two
+    /// profiles with equal `parsing()` parse every body into the same
+    /// groups, rules, records and diagnostics. A field not listed here
+    /// counts as a parsing one, so a new switch is safe by default.
+    /// (`classify` parses once per distinct value of this.)
+    pub fn parsing(&self) -> Profile {
+        let r = Profile::rfc9309();
+        Profile {
+            name: r.name,
+            agent_match: r.agent_match,
+            groups_obeyed: r.groups_obeyed,
+            star_groups_join_named: r.star_groups_join_named,
+            precedence: r.precedence,
+            priority: r.priority,
+            tie_goes_to_allow: r.tie_goes_to_allow,
+            implicit_robots_txt_allow: r.implicit_robots_txt_allow,
+            encode_url_non_ascii: r.encode_url_non_ascii,
+            uppercase_url_hex: r.uppercase_url_hex,
+            ..self.clone()
+        }
+    }
+
     /// The built-in profile of that name (`rfc9309` or `google`).
     pub fn by_name(name: &str) -> Option<Profile> {
         match name {

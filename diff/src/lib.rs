@@ -29,10 +29,10 @@ use robots_adapters::{Adapter, Info, Reply, Request, Verdict};
 use robots_gen::Check;
 
 use self::classes::{Class, Classes};
-use self::minimise::{Subject, minimise};
+use self::minimise::{Subject, minimise_batched};
 pub use self::oracles::Oracles;
 use self::oracles::{Verdicts, decide};
-pub use self::report::{Finding, Report, Totals};
+pub use self::report::{Finding, Report, Timing, Totals};
 
 /// One generated or harvested check.
 pub type Input = Check;
@@ -173,16 +173,24 @@ pub fn run(
         classes: Classes::default(),
     };
     loop {
+        let t = Instant::now();
         let batch = run.next_batch(inputs);
+        run.report.timing.generate += t.elapsed().as_secs_f64();
         if batch.is_empty() {
             break;
         }
         run.batch(adapters, &batch);
         progress(run.report.inputs, run.report.findings.len());
     }
+    let t = Instant::now();
     run.share_findings(adapters);
+    run.report.timing.share_parsers = t.elapsed().as_secs_f64();
     run.report.seconds = run.started.elapsed().as_secs_f64();
     run.report.oracle_rate = run.oracles.rate();
+    let timing = &mut run.report.timing;
+    timing.oracle = run.oracles.seconds();
+    let accounted = timing.parsers_total() + timing.loop_total();
+    timing.other = (run.report.seconds - accounted).max(0.0);
     run.report
 }
 
@@ -223,8 +231,10 @@ impl Run<'_> {
             .collect();
         let requests = requests(batch);
         let oracle = self.oracles.verdicts(&requests);
+        let t = Instant::now();
         let answers =
             ask_all(adapters, &self.infos, &requests, &mut self.report);
+        self.report.timing.parsers += t.elapsed().as_secs_f64();
         // Every disagreement of the batch is classified (the tallies
         // need it): all at once, in parallel, before the ordered pass.
         let mut wanted = Vec::new();
@@ -244,7 +254,9 @@ impl Run<'_> {
                 }
             }
         }
+        let t = Instant::now();
         self.classes.prepare(&wanted);
+        self.report.timing.classify += t.elapsed().as_secs_f64();
         for (k, item) in items.iter().enumerate() {
             self.report.checks += 1;
             for (ai, replies) in answers.iter().enumerate() {
@@ -290,6 +302,7 @@ impl Run<'_> {
         }
         totals.disagreements += 1;
         let profile = self.oracles.references[pi].0.clone();
+        let t = Instant::now();
         let e = class_of(
             &self.oracles,
             &mut self.classes,
@@ -298,6 +311,9 @@ impl Run<'_> {
             &profile,
             reply,
         );
+        self.report.timing.classify += t.elapsed().as_secs_f64();
+        let totals =
+            self.report.adapters.entry(info.name.clone()).or_default();
         *totals.axes.entry(e.axis).or_default() += 1;
         let seen =
             self.raw_per_key.entry((info.name.clone(), e.name)).or_default();
@@ -352,17 +368,42 @@ impl Run<'_> {
         let info = self.infos[ai].clone();
         let pi = self.oracles.index_for(&info.profile);
         let oracles = &mut self.oracles;
+        let started = Instant::now();
+        let mut asking = Duration::ZERO;
         let oracle_then = oracles.judged(&info.name, pi, &subject, None);
         // Timeouts are too slow to minimise.
         let small = if matches!(reply, Reply::TimedOut) {
             subject
         } else {
-            minimise(subject, self.settings.minimise_budget, &mut |s| {
-                oracles.judged(&info.name, pi, s, None) == oracle_then
-                    && same_answer(&ask(adapter, s), reply)
+            // The candidates the oracle still answers so are asked of
+            // the adapter together: one round trip per batch.
+            let budget = self.settings.minimise_budget;
+            minimise_batched(subject, budget, &mut |cands: &[Subject]| {
+                let same: Vec<usize> = (0..cands.len())
+                    .filter(|&i| {
+                        oracles.judged(&info.name, pi, &cands[i], None)
+                            == oracle_then
+                    })
+                    .collect();
+                let requests: Vec<Request> =
+                    same.iter().map(|&i| decide(&cands[i])).collect();
+                let (answers, took) = ask_admitted(adapter, &requests);
+                asking += took;
+                let mut keeps = vec![false; cands.len()];
+                for (&i, answer) in same.iter().zip(&answers) {
+                    keeps[i] = same_answer(answer, reply);
+                }
+                keeps
             })
         };
+        let timing = &mut self.report.timing;
+        timing.minimise_parsers += asking.as_secs_f64();
+        timing.minimise += (started.elapsed() - asking).as_secs_f64();
+        if let Some(t) = self.report.adapters.get_mut(&info.name) {
+            t.minimise_seconds += asking.as_secs_f64();
+        }
         let profile = oracles.references[pi].0.clone();
+        let t = Instant::now();
         let e = class_of(
             oracles,
             &mut self.classes,
@@ -371,6 +412,7 @@ impl Run<'_> {
             &profile,
             reply,
         );
+        self.report.timing.classify += t.elapsed().as_secs_f64();
         let oracle = (0..oracles.references.len())
             .map(|i| {
                 let word = word(oracles.verdict_of(i, &small));
@@ -406,9 +448,16 @@ impl Run<'_> {
             };
             let mut shared = Vec::new();
             for (a, info) in adapters.iter_mut().zip(&self.infos) {
-                if info.name != f.adapter
-                    && describe(&ask(a.as_mut(), &s)) == f.answer
+                if info.name == f.adapter {
+                    continue;
+                }
+                let t = Instant::now();
+                let answer = describe(&ask(a.as_mut(), &s));
+                if let Some(totals) = self.report.adapters.get_mut(&info.name)
                 {
+                    totals.minimise_seconds += t.elapsed().as_secs_f64();
+                }
+                if answer == f.answer {
                     shared.push(info.name.clone());
                 }
             }

@@ -136,6 +136,11 @@ impl Oracles {
         verdict(&self.references[i].1.answer(&decide(s)))
     }
 
+    /// Seconds spent on the batches' verdicts.
+    pub(crate) fn seconds(&self) -> f64 {
+        self.time.as_secs_f64()
+    }
+
     /// Checks per second.
     pub(crate) fn rate(&self) -> f64 {
         if self.time.is_zero() {

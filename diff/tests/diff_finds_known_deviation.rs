@@ -65,3 +65,56 @@ fn a_first_match_parser_is_found_minimised_and_classified_as_precedence() {
     let toml = robots_diff::finding::to_toml(f);
     assert!(toml.contains("source = \"fuzz-finding\""), "{toml}");
 }
+
+/// The report says where the time went: every part is counted once, so
+/// the parsers' share and the loop's own add up to the wall time, and
+/// each part that ran was timed.
+#[test]
+fn the_time_is_split_between_the_parsers_and_the_loop() {
+    let mut adapters = vec![first_match_parser()];
+    let settings = Settings {
+        seed: 42,
+        start: 0,
+        max_inputs: Some(100),
+        time: None,
+        minimise_budget: 100,
+        per_key: 1,
+        batch: 32,
+        fits: Default::default(),
+    };
+    let mut inputs = (0..)
+        .map(|i| (format!("seed 42 check {i}"), robots_gen::from_seed(42, i)));
+    let r = robots_diff::run(
+        &mut adapters,
+        &mut inputs,
+        &settings,
+        &mut |_, _| {},
+    );
+    let t = &r.timing;
+    assert!(!r.findings.is_empty(), "nothing was minimised");
+    let parts = [
+        t.parsers,
+        t.minimise_parsers,
+        t.share_parsers,
+        t.generate,
+        t.oracle,
+        t.classify,
+        t.minimise,
+        t.other,
+    ];
+    assert!(parts.iter().all(|&p| p >= 0.0), "{t:?}");
+    let sum = t.parsers_total() + t.loop_total();
+    assert!((sum - r.seconds).abs() <= 1e-6 * r.seconds.max(1.0), "{t:?}");
+    for (name, part) in [
+        ("parsers", t.parsers),
+        ("minimise_parsers", t.minimise_parsers),
+        ("oracle", t.oracle),
+        ("classify", t.classify),
+        ("minimise", t.minimise),
+    ] {
+        assert!(part > 0.0, "{name} was not timed: {t:?}");
+    }
+    let a = &r.adapters["reference-first-match"];
+    assert!(a.seconds > 0.0 && a.minimise_seconds > 0.0, "{a:?}");
+    assert!(r.rate() > 0.0 && r.loop_rate() > 0.0);
+}

@@ -307,6 +307,7 @@ fn print_table(r: &Report) {
         r.oracle_rate,
         r.findings.len()
     );
+    print_timing(r);
     let unexplained: Vec<_> =
         r.findings.iter().filter(|f| f.axis == "unexplained").collect();
     for f in unexplained.iter().take(10) {
@@ -323,6 +324,47 @@ fn print_table(r: &Report) {
             f.url
         );
     }
+}
+
+/// Where the time went: the parsers' share and the loop's own, so that a
+/// slow run shows whether the parsers or the loop are the cost.
+fn print_timing(r: &Report) {
+    let t = &r.timing;
+    println!(
+        "time: {:.1} s = parsers {:.1} s (batches {:.1}, minimising {:.1}, \
+         sharing {:.1}) + loop {:.1} s (oracle {:.1}, classify {:.1}, \
+         minimise {:.1}, generate {:.1}, other {:.1})",
+        r.seconds,
+        t.parsers_total(),
+        t.parsers,
+        t.minimise_parsers,
+        t.share_parsers,
+        t.loop_total(),
+        t.oracle,
+        t.classify,
+        t.minimise,
+        t.generate,
+        t.other
+    );
+    let slowest = r
+        .adapters
+        .iter()
+        .filter(|(_, a)| a.seconds > 0.0)
+        .min_by(|a, b| a.1.rate().total_cmp(&b.1.rate()));
+    let slowest = slowest.map_or(String::new(), |(name, a)| {
+        format!(
+            "; slowest parser {name}: {:.0} checks/s of its own time \
+             ({:.1} s)",
+            a.rate(),
+            a.seconds
+        )
+    });
+    println!(
+        "rate: {:.0} checks/s; the loop alone (parsers' time excluded) \
+         {:.0} checks/s{slowest}",
+        r.rate(),
+        r.loop_rate()
+    );
 }
 
 fn write_out(
