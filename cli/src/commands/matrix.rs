@@ -71,7 +71,9 @@ pub struct Args {
     #[arg(long, requires = "baseline")]
     replace_baseline: bool,
     /// Seconds an adapter gets per request (plus 20 ms per URL in a
-    /// batch) before it is killed and the check reported `timeout`
+    /// batch); one that misses it is waited for as long again before it
+    /// is killed and the check reported `timeout` (a confirmed timeout,
+    /// which the answer cache keeps)
     #[arg(long, default_value_t = 1.0, value_parser = super::parse_timeout)]
     timeout: f64,
     /// Run the Rust crates on threads of this process instead of in
@@ -155,8 +157,11 @@ pub fn run_matrix_cached(
             b.set_position(done as u64);
         }
     };
-    let limits =
-        Limits { base: Duration::from_secs_f64(timeout), ..Limits::default() };
+    let limits = Limits {
+        base: Duration::from_secs_f64(timeout),
+        confirm: robots_runner::column::CONFIRM_FACTOR,
+        ..Limits::default()
+    };
     let host = match std::env::current_exe() {
         Ok(exe) if !threads => Host::Process(exe),
         _ => Host::Thread,
