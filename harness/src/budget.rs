@@ -45,10 +45,11 @@ pub struct Permit<'a> {
 }
 
 impl Budget {
-    /// A budget of `size` permits (at least one).
+    /// A budget of `size` permits; 0: no limit (the peak is still
+    /// counted).
     pub fn new(size: usize) -> Budget {
         Budget {
-            size: size.max(1),
+            size: if size == 0 { usize::MAX } else { size },
             state: Mutex::new(State::default()),
             freed: Condvar::new(),
         }
@@ -62,9 +63,9 @@ impl Budget {
         Budget::new(cores + 1)
     }
 
-    /// How many permits there are.
+    /// How many permits there are (0: no limit).
     pub fn size(&self) -> usize {
-        self.size
+        if self.size == usize::MAX { 0 } else { self.size }
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -135,6 +136,10 @@ mod tests {
         assert!(most.load(Ordering::SeqCst) <= 3);
         assert_eq!(budget.peak(), most.load(Ordering::SeqCst).max(1));
         assert!(budget.peak() <= budget.size());
+        let free = Budget::new(0);
+        let held: Vec<_> = (0..50).map(|_| free.acquire(0)).collect();
+        assert_eq!((free.size(), free.peak()), (0, 50));
+        drop(held);
     }
 
     #[test]

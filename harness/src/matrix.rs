@@ -134,8 +134,8 @@ pub struct Matrix {
     /// Wall time of the oracle's explanations of every row (asked while
     /// the columns run).
     pub explain_seconds: f64,
-    /// The run's budget of busy adapter instances ([`crate::budget`]):
-    /// its size and the most held at once.
+    /// The run's budget of busy adapter instances ([`crate::budget`];
+    /// 0: no limit).
     pub busy_limit: usize,
     /// The most adapter instances that were asking at once.
     pub busy_peak: usize,
@@ -220,6 +220,27 @@ pub fn run_cached(
     progress: &(dyn Fn(&str, usize) + Sync),
     cache: Option<&Cache>,
 ) -> Matrix {
+    let budget = Budget::for_cores();
+    run_with(
+        suite, filter, entries, profile, limits, host, progress, cache,
+        &budget,
+    )
+}
+
+/// [`run_cached`] with at most `budget`'s size of adapter instances asking
+/// at once.
+#[allow(clippy::too_many_arguments)]
+pub fn run_with(
+    suite: &Suite,
+    filter: &Filter,
+    entries: &[Entry],
+    profile: &str,
+    limits: Limits,
+    host: &Host,
+    progress: &(dyn Fn(&str, usize) + Sync),
+    cache: Option<&Cache>,
+    budget: &Budget,
+) -> Matrix {
     let started = Instant::now();
     let selected = selection(suite, filter);
     let mut rows: Vec<Row> = Vec::new();
@@ -269,7 +290,6 @@ pub fn run_cached(
     }
     // The oracle's explanations of every row, on a thread of its own
     // while the columns run; every adapter in its own thread.
-    let budget = Budget::for_cores();
     let explain = || {
         let started = Instant::now();
         let mut out = Vec::new();
@@ -298,7 +318,7 @@ pub fn run_cached(
         let handles: Vec<_> = entries
             .iter()
             .map(|entry| {
-                let (selected, budget) = (&selected, &budget);
+                let selected = &selected;
                 s.spawn(move || {
                     run_column(
                         entry, selected, profile, limits, host, budget,

@@ -125,9 +125,15 @@ fn write_cost(m: &Matrix, out: &mut impl Write) -> std::io::Result<()> {
     writeln!(out, "\n## Cost per adapter\n")?;
     writeln!(
         out,
-        "Wall {:.1} s; oracle explanations {:.1} s alongside; at most {} of {} \
-         adapter instances asking at once.\n",
-        m.seconds, m.explain_seconds, m.busy_peak, m.busy_limit
+        "Wall {:.1} s; oracle explanations {:.1} s alongside; at most {} \
+         adapter instances asking at once (limit: {}).\n",
+        m.seconds,
+        m.explain_seconds,
+        m.busy_peak,
+        match m.busy_limit {
+            0 => "none".to_string(),
+            n => n.to_string(),
+        }
     )?;
     writeln!(
         out,
