@@ -14,10 +14,12 @@
 //! deadlines (not a kill and a restart per URL).
 //!
 //! With [`Limits::confirm`] above 1, a line that misses its deadline is
-//! waited for up to that many deadlines before anything is killed: an
-//! answer then is used (counted as late), and a timeout reported is one
-//! the parser confirmed by not answering even then (a probe too waits
-//! that long), so the caller may keep it ([`Adapter::confirmed_timeouts`]).
+//! waited for up to that many deadlines before anything is killed (an
+//! answer then is used, counted as late), and a single request that still
+//! has no answer is asked once more, alone in a fresh process, with the
+//! same wait (a probe is such a second ask for its whole body). So every
+//! timeout it reports was confirmed: two asks, the last one alone, each
+//! waited that long ([`Adapter::confirmed_timeouts`]).
 //!
 //! `fetch` requests with a live target go on the wire like `decide`
 //! (batched per scenario and agent: one fetch of robots.txt answers every
@@ -136,6 +138,9 @@ struct Wire {
     /// (if it times out too, the body is what hangs the parser, and they
     /// are all timed out without another kill and restart).
     then: Option<Vec<Wire>>,
+    /// This single-URL wire is the second ask after a timeout, alone in a
+    /// fresh process (confirming the timeout).
+    retried: bool,
 }
 
 /// Proxy variables an HTTP client may obey; removed from an adapter's
@@ -400,7 +405,13 @@ impl Process {
                     unreachable!("answered locally")
                 }
             };
-            out.push_back(Wire { slots: vec![i], call, extra, then: None });
+            out.push_back(Wire {
+                slots: vec![i],
+                call,
+                extra,
+                then: None,
+                retried: false,
+            });
         }
         out
     }
@@ -413,6 +424,7 @@ impl Process {
                 call: wire.call.only(i),
                 extra: wire.extra,
                 then: None,
+                retried: false,
             })
             .collect()
     }
@@ -628,6 +640,13 @@ impl Adapter for Process {
                 for w in Process::split(wire).into_iter().rev() {
                     pending.push_front(w);
                 }
+            } else if timed_out
+                && self.limits.confirm > 1
+                && !wire.retried
+                && wire.then.is_none()
+            {
+                // Confirm it: asked again, alone, in the fresh process.
+                pending.push_front(Wire { retried: true, ..wire });
             } else {
                 for s in wire.slots {
                     replies[s] = Some(failure.clone());
