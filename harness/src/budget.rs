@@ -1,6 +1,6 @@
 //! The matrix's budget of busy adapters: at most so many adapter
-//! instances are asking at once across the whole run (by default one per
-//! core and one more, [`Budget::for_cores`]), so that thirty adapters
+//! instances are asking at once across the whole run (by default
+//! [`PER_CORE`] per core, [`Budget::for_cores`]), so that thirty adapters
 //! with two instances each do not thrash two cores and miss their
 //! deadlines for want of a core rather than because they hang.
 //!
@@ -17,6 +17,13 @@
 use std::collections::BTreeSet;
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+
+/// Permits per core by default: an instance holding one is often not on
+/// a core (its answer crossing a pipe, a live fetch waiting on the
+/// network, a JVM starting on other threads), so one per core leaves the
+/// cores idle; many more lets starts and deadlines thrash (measured on
+/// the full matrix: see ARCHITECTURE.md).
+pub const PER_CORE: usize = 4;
 
 #[derive(Debug, Default)]
 struct State {
@@ -55,12 +62,11 @@ impl Budget {
         }
     }
 
-    /// One permit per core (`available_parallelism`) and one more, so a
-    /// core is not left idle while an instance's answer crosses a pipe.
+    /// [`PER_CORE`] permits per core (`available_parallelism`).
     pub fn for_cores() -> Budget {
         let cores =
             std::thread::available_parallelism().map_or(1, |n| n.get());
-        Budget::new(cores + 1)
+        Budget::new(cores * PER_CORE)
     }
 
     /// How many permits there are (0: no limit).

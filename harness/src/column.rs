@@ -9,8 +9,8 @@
 //! the process adapter waits [`CONFIRM_FACTOR`] deadlines before it times
 //! a request out); it is replayed as a timeout to a run that would wait no
 //! longer. A live fetch that answered an error is asked again by the same
-//! instance once its queue is done: an error that repeats word for word is
-//! kept; anything else that comes back is the cell (the first answer was
+//! instance once its queue is done: an error that repeats word for word
+//! (but for the fixture's port in a quoted URL) is kept; anything else that comes back is the cell (the first answer was
 //! the machine's load, not the parser's), and filed as any answer.
 //!
 //! **What is filed.** What the cache takes (definite answers) — except a
@@ -191,7 +191,7 @@ fn live_fileable(case: &Case) -> bool {
     case.fetch.as_ref().is_none_or(|s| !s.delays_answers())
 }
 
-/// One instance: the queue, then its own suspects are handed back.
+/// One instance: the queue, then its live-fetch errors asked again.
 fn instance<'a>(
     sh: &Shared<'a>,
     work: &'a [Work<'a>],
@@ -241,6 +241,25 @@ fn instance<'a>(
     asked
 }
 
+/// `message` with the port of every loopback URL in it left out: each
+/// ask serves its scenario on a fresh fixture port, and a client that
+/// quotes the URL it failed on says the same thing on another port.
+fn without_ports(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(i) = ["127.0.0.1:", "localhost:"]
+        .iter()
+        .filter_map(|h| rest.find(h).map(|i| i + h.len()))
+        .min()
+    {
+        out.push_str(&rest[..i]);
+        rest = rest[i..].trim_start_matches(|c: char| c.is_ascii_digit());
+        out.push_str("PORT");
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Asks the live-fetch errors again, case by case, with the same
 /// instance; files what is settled into `asked`.
 fn confirm<'a>(
@@ -267,7 +286,7 @@ fn confirm<'a>(
             let repeated = matches!(
                 (&s.first, &r.reply),
                 (Reply::Error { message: a }, Reply::Error { message: b })
-                    if a == b
+                    if without_ports(a) == without_ports(b)
             );
             if repeated || !matches!(r.reply, Reply::Error { .. }) {
                 sh.settle(asked, adapter, s.case, s.check, &s.key, r);
@@ -409,4 +428,25 @@ pub fn run_column(
     cost.wall_seconds = column.seconds;
     column.cost = cost;
     (column, cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_ports;
+
+    #[test]
+    fn loopback_ports_are_left_out_of_errors() {
+        assert_eq!(
+            without_ports("Got 503 for http://127.0.0.1:35441/robots.txt (x)"),
+            "Got 503 for http://127.0.0.1:PORT/robots.txt (x)"
+        );
+        assert_eq!(
+            without_ports("a localhost:1/ b 127.0.0.1:22"),
+            "a localhost:PORT/ b 127.0.0.1:PORT"
+        );
+        assert_eq!(
+            without_ports("port 8080 elsewhere"),
+            "port 8080 elsewhere"
+        );
+    }
 }

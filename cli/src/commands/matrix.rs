@@ -87,7 +87,7 @@ pub struct Args {
     #[arg(long)]
     fingerprint: bool,
     /// Adapter instances asking at once across the run (0: no limit)
-    /// [default: cores + 1]
+    /// [default: 4 per core]
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
     /// Ask every adapter every check: neither read nor write the answer
