@@ -132,7 +132,8 @@ pub struct Matrix {
     /// Wall time of the whole run.
     pub seconds: f64,
     /// Wall time of the oracle's explanations of every row (asked while
-    /// the columns run).
+    /// the columns run; what the reference adapters' cache holds is not
+    /// asked again).
     pub explain_seconds: f64,
     /// The run's budget of busy adapter instances ([`crate::budget`];
     /// 0: no limit).
@@ -293,22 +294,45 @@ pub fn run_with(
     let explain = || {
         let started = Instant::now();
         let mut out = Vec::new();
+        let text_of = |reply: &Reply| {
+            let text = match reply {
+                Reply::Verdict { verdict, explanation: Some(ex) } => {
+                    format!("{}\n{}", verdict.as_str(), ex.text)
+                }
+                other => describe_reply(other),
+            };
+            cut(&text, 2048)
+        };
         for p in PROFILES {
             let name = robots_adapters::reference::Reference::name_for(p);
             let Some(entry) = registry::find(&name) else { continue };
-            let mut oracle = registry::open(&entry, limits, &Host::Thread);
-            for r in run_cases(
-                oracle.as_mut(),
-                p,
-                selected.iter().map(|(c, k)| (*c, k.clone())),
-            ) {
-                let text = match &r.reply {
-                    Reply::Verdict { verdict, explanation: Some(ex) } => {
-                        format!("{}\n{}", verdict.as_str(), ex.text)
+            // The reference's cached answers carry its explanations: only
+            // the checks it has no answer to are asked (the cache is the
+            // reference column's to write).
+            let mut answers = cache.map(|c| c.load(&entry));
+            let mut ask = Vec::new();
+            for (case, checks) in &selected {
+                let mut missing = Vec::new();
+                for check in checks {
+                    let key = crate::cache::check_key(&check.request);
+                    let wait = crate::column::confirm_wait(limits);
+                    match answers.as_mut().and_then(|a| a.get(&key, wait)) {
+                        Some(reply) => {
+                            out.push((check.name.clone(), p, text_of(&reply)));
+                        }
+                        None => missing.push(*check),
                     }
-                    other => describe_reply(other),
-                };
-                out.push((r.check, p, cut(&text, 2048)));
+                }
+                if !missing.is_empty() {
+                    ask.push((*case, missing));
+                }
+            }
+            if ask.is_empty() {
+                continue;
+            }
+            let mut oracle = registry::open(&entry, limits, &Host::Thread);
+            for r in run_cases(oracle.as_mut(), p, ask) {
+                out.push((r.check, p, text_of(&r.reply)));
             }
         }
         (out, started.elapsed().as_secs_f64())
