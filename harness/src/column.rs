@@ -241,13 +241,14 @@ fn instance<'a>(
     asked
 }
 
-/// `message` with the port of every loopback URL in it left out: each
-/// ask serves its scenario on a fresh fixture port, and a client that
-/// quotes the URL it failed on says the same thing on another port.
+/// `message` with the port of every loopback address in it left out
+/// (`127.0.0.1:N`, `localhost:N`, `port=N`): each ask serves its scenario
+/// on a fresh fixture port, and a client that quotes where it failed says
+/// the same thing on another port.
 fn without_ports(message: &str) -> String {
     let mut out = String::with_capacity(message.len());
     let mut rest = message;
-    while let Some(i) = ["127.0.0.1:", "localhost:"]
+    while let Some(i) = ["127.0.0.1:", "localhost:", "port="]
         .iter()
         .filter_map(|h| rest.find(h).map(|i| i + h.len()))
         .min()
