@@ -32,7 +32,7 @@ use robots_adapters::registry::{self, Entry, Host, Status};
 use robots_adapters::{Adapter, Info, Reply, Request};
 
 use crate::budget::Budget;
-use crate::cache::{Answers, Cache, check_key};
+use crate::cache::{Answers, Cache};
 use crate::case::{Case, Check, PROFILES};
 use crate::cost::ColumnCost;
 use crate::matrix::{Cell, Column, counting_profile};
@@ -303,11 +303,14 @@ fn confirm<'a>(
     }
 }
 
-/// Runs `entry`'s column over `selected`.
+/// Runs `entry`'s column over `selected`, whose checks have the cache
+/// keys `keys` (computed once for every column: a key hashes the whole
+/// request, fetch scenarios and large bodies included).
 #[allow(clippy::too_many_arguments)]
 pub fn run_column(
     entry: &Entry,
     selected: &[(&Case, Vec<&Check>)],
+    keys: &[Vec<String>],
     profile: &str,
     limits: Limits,
     host: &Host,
@@ -329,11 +332,11 @@ pub fn run_column(
     let mut cells = Vec::new();
     let mut work = Vec::new();
     let mut cost = ColumnCost::default();
-    for (case, checks) in selected {
+    for ((case, checks), case_keys) in selected.iter().zip(keys) {
         let mut missing = Vec::new();
         let mut keys = Vec::new();
-        for check in checks {
-            let key = check_key(&check.request);
+        for (check, key) in checks.iter().zip(case_keys) {
+            let key = key.clone();
             match answers
                 .as_mut()
                 .and_then(|a| a.get(&key, confirm_wait(limits)))

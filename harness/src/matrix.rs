@@ -291,6 +291,13 @@ pub fn run_with(
     }
     // The oracle's explanations of every row, on a thread of its own
     // while the columns run; every adapter in its own thread.
+    // The checks' cache keys, once for every column.
+    let keys: Vec<Vec<String>> = selected
+        .iter()
+        .map(|(_, ks)| {
+            ks.iter().map(|k| crate::cache::check_key(&k.request)).collect()
+        })
+        .collect();
     let explain = || {
         let started = Instant::now();
         let mut out = Vec::new();
@@ -311,12 +318,11 @@ pub fn run_with(
             // reference column's to write).
             let mut answers = cache.map(|c| c.load(&entry));
             let mut ask = Vec::new();
-            for (case, checks) in &selected {
+            for ((case, checks), case_keys) in selected.iter().zip(&keys) {
                 let mut missing = Vec::new();
-                for check in checks {
-                    let key = crate::cache::check_key(&check.request);
+                for (check, key) in checks.iter().zip(case_keys) {
                     let wait = crate::column::confirm_wait(limits);
-                    match answers.as_mut().and_then(|a| a.get(&key, wait)) {
+                    match answers.as_mut().and_then(|a| a.get(key, wait)) {
                         Some(reply) => {
                             out.push((check.name.clone(), p, text_of(&reply)));
                         }
@@ -342,10 +348,10 @@ pub fn run_with(
         let handles: Vec<_> = entries
             .iter()
             .map(|entry| {
-                let selected = &selected;
+                let (selected, keys) = (&selected, &keys);
                 s.spawn(move || {
                     run_column(
-                        entry, selected, profile, limits, host, budget,
+                        entry, selected, keys, profile, limits, host, budget,
                         progress, cache,
                     )
                 })
