@@ -452,8 +452,9 @@ impl Cache {
                 answers.version = f.version;
                 answers.busy_per_check = f.busy_per_check;
             }
-            // Another build of the adapter: its answers may be stale.
-            Ok(_) => {}
+            // Another build of the adapter: its answers may be stale; how
+            // long it kept an instance busy still orders the schedule.
+            Ok(f) => answers.busy_per_check = f.busy_per_check,
             Err(e) => self.warn(format!(
                 "answer cache {}: not a cache file ({e}); ignored and \
                  replaced",
