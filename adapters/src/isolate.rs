@@ -5,6 +5,10 @@
 //! (Rust cannot kill a thread: it runs on until the parser returns) and
 //! replaced by a fresh one, so the run goes on.
 //!
+//! Each worker reports its thread's CPU time with every answer
+//! ([`Adapter::cost`]); the time an abandoned worker spends after its last
+//! answer is not counted.
+//!
 //! It never retries a request, and never turns a panic or a timeout into
 //! a verdict: those are what the suite reports.
 
@@ -15,7 +19,8 @@ use std::time::Duration;
 
 use crate::{Adapter, Info, Reply, Request};
 
-type Job = (Vec<Request>, Sender<Vec<Reply>>);
+/// A batch, and where its replies go with the worker's CPU time so far.
+type Job = (Vec<Request>, Sender<(Vec<Reply>, Duration)>);
 
 /// A parser that answers one request, possibly panicking or hanging.
 pub trait Parser: Send + 'static {
@@ -32,6 +37,10 @@ pub struct Isolated<P: Parser + Clone> {
     deadline: Duration,
     worker: Option<Sender<Job>>,
     abandoned: usize,
+    /// CPU time of the current worker (as of its last answer).
+    worker_cpu: Duration,
+    /// CPU time of the workers before it.
+    spent: Duration,
 }
 
 fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
@@ -77,7 +86,7 @@ fn spawn<P: Parser>(mut parser: P) -> Sender<Job> {
                         })
                 })
                 .collect();
-            if reply_to.send(replies).is_err() {
+            if reply_to.send((replies, crate::cost::thread_cpu())).is_err() {
                 return;
             }
         }
@@ -98,6 +107,8 @@ impl<P: Parser + Clone> Isolated<P> {
             deadline,
             worker: None,
             abandoned: 0,
+            worker_cpu: Duration::ZERO,
+            spent: Duration::ZERO,
         }
     }
 
@@ -110,6 +121,14 @@ impl<P: Parser + Clone> Isolated<P> {
 impl<P: Parser + Clone> Adapter for Isolated<P> {
     fn info(&self) -> Info {
         self.info.clone()
+    }
+
+    fn cost(&self) -> crate::cost::Cost {
+        crate::cost::Cost {
+            starts: 0,
+            cpu: self.spent + self.worker_cpu,
+            late: 0,
+        }
     }
 
     fn answer(&mut self, request: &Request) -> Reply {
@@ -158,14 +177,19 @@ impl<P: Parser + Clone> Isolated<P> {
         let (tx, rx) = channel();
         if worker.send((requests.to_vec(), tx)).is_err() {
             self.worker = None;
+            self.spent += std::mem::take(&mut self.worker_cpu);
             let message = "the worker thread is gone".to_string();
             return Some(vec![Reply::Crashed { message }; requests.len()]);
         }
         match rx.recv_timeout(deadline) {
-            Ok(replies) => Some(replies),
+            Ok((replies, cpu)) => {
+                self.worker_cpu = cpu;
+                Some(replies)
+            }
             Err(_) => {
                 // Abandon the stuck worker; the next request gets a new one.
                 self.worker = None;
+                self.spent += std::mem::take(&mut self.worker_cpu);
                 self.abandoned += 1;
                 None
             }

@@ -22,6 +22,7 @@
 
 pub mod breaker;
 pub mod command;
+pub mod cost;
 pub mod group;
 pub mod isolate;
 pub mod manifest;
@@ -64,5 +65,21 @@ pub trait Adapter: Send {
     /// to send the whole batch at once.
     fn answer_batch(&mut self, requests: &[Request]) -> Vec<Reply> {
         requests.iter().map(|r| self.answer(r)).collect()
+    }
+
+    /// What it cost so far: processes started and their CPU time
+    /// ([`cost::Cost`]). An adapter that answers on the caller's thread
+    /// costs that thread's time, which the caller measures: zero here.
+    fn cost(&self) -> cost::Cost {
+        cost::Cost::default()
+    }
+
+    /// When every [`Reply::TimedOut`] it gives was confirmed, the deadline
+    /// the parser had for it at least (the request waited for that long
+    /// without an answer): such a timeout may be kept and replayed to a
+    /// run whose confirmation deadline is no longer. `None` (the default):
+    /// its timeouts may be the machine's load and must be asked again.
+    fn confirmed_timeouts(&self) -> Option<std::time::Duration> {
+        None
     }
 }

@@ -13,6 +13,14 @@
 //! parser, and every URL of it is reported timed out after those two
 //! deadlines (not a kill and a restart per URL).
 //!
+//! With [`Limits::confirm`] above 1, a line that misses its deadline is
+//! waited for up to that many deadlines before anything is killed (an
+//! answer then is used, counted as late), and a single request that still
+//! has no answer is asked once more, alone in a fresh process, with the
+//! same wait (a probe is such a second ask for its whole body). So every
+//! timeout it reports was confirmed: two asks, the last one alone, each
+//! waited that long ([`Adapter::confirmed_timeouts`]).
+//!
 //! `fetch` requests with a live target go on the wire like `decide`
 //! (batched per scenario and agent: one fetch of robots.txt answers every
 //! URL), with a longer deadline that covers the adapter's own HTTP
@@ -96,6 +104,12 @@ pub struct Limits {
     pub grace: Duration,
     /// Request lines in flight at once.
     pub window: usize,
+    /// A line that misses its deadline is waited for this many times the
+    /// deadline in all before it is timed out (1: not at all), so that a
+    /// reported timeout is *confirmed* ([`Adapter::confirmed_timeouts`]):
+    /// a parser that is only slow on a busy machine answers late instead
+    /// of costing a kill, a restart and a retry per URL.
+    pub confirm: u32,
 }
 
 impl Default for Limits {
@@ -106,6 +120,7 @@ impl Default for Limits {
             startup: Duration::from_secs(20),
             grace: Duration::from_millis(250),
             window: 16,
+            confirm: 1,
         }
     }
 }
@@ -123,6 +138,9 @@ struct Wire {
     /// (if it times out too, the body is what hangs the parser, and they
     /// are all timed out without another kill and restart).
     then: Option<Vec<Wire>>,
+    /// This single-URL wire is the second ask after a timeout, alone in a
+    /// fresh process (confirming the timeout).
+    retried: bool,
 }
 
 /// Proxy variables an HTTP client may obey; removed from an adapter's
@@ -197,6 +215,10 @@ pub struct Process {
     next_id: u64,
     /// How many times the process was (re)started.
     pub starts: usize,
+    /// CPU time of the processes stopped so far.
+    spent: Duration,
+    /// Lines answered after their deadline, within the confirmation wait.
+    pub late: usize,
     /// Failed starts, counted with the adapter's other instances.
     breaker: Breaker,
 }
@@ -212,6 +234,8 @@ impl Process {
             stderr_tail: Tail::default(),
             next_id: 1,
             starts: 0,
+            spent: Duration::ZERO,
+            late: 0,
             breaker: Breaker::default(),
         }
     }
@@ -270,15 +294,15 @@ impl Process {
         let answer = match running.lines.recv_timeout(self.limits.startup) {
             Ok(Line::Text(line)) => line,
             Ok(Line::TooLong) => {
-                stop(running.child, self.limits.grace);
+                self.retire(running.child);
                 return Err(StartError::HugeHello);
             }
             Ok(Line::Closed) | Err(RecvTimeoutError::Disconnected) => {
-                stop(running.child, self.limits.grace);
+                self.retire(running.child);
                 return Err(StartError::ExitedBeforeHello(self.stderr()));
             }
             Err(RecvTimeoutError::Timeout) => {
-                stop(running.child, self.limits.grace);
+                self.retire(running.child);
                 return Err(StartError::NoHello(self.limits.startup));
             }
         };
@@ -286,7 +310,7 @@ impl Process {
             Ok(h) => h,
             Err(_) => {
                 // Not an adapter we can talk to: it must not outlive us.
-                stop(running.child, self.limits.grace);
+                self.retire(running.child);
                 let quoted: String = answer.chars().take(80).collect();
                 return Err(StartError::BadHello(quoted));
             }
@@ -300,8 +324,15 @@ impl Process {
 
     fn kill(&mut self) {
         if let Some(r) = self.running.take() {
-            stop(r.child, self.limits.grace);
+            self.retire(r.child);
         }
+    }
+
+    /// Stops `child` (its whole group), first adding its CPU time to what
+    /// the adapter spent.
+    fn retire(&mut self, child: Child) {
+        self.spent += crate::cost::process_cpu(child.id()).unwrap_or_default();
+        stop(child, self.limits.grace);
     }
 
     /// The wire requests for a batch: consecutive decide requests about
@@ -374,7 +405,13 @@ impl Process {
                     unreachable!("answered locally")
                 }
             };
-            out.push_back(Wire { slots: vec![i], call, extra, then: None });
+            out.push_back(Wire {
+                slots: vec![i],
+                call,
+                extra,
+                then: None,
+                retried: false,
+            });
         }
         out
     }
@@ -387,6 +424,7 @@ impl Process {
                 call: wire.call.only(i),
                 extra: wire.extra,
                 then: None,
+                retried: false,
             })
             .collect()
     }
@@ -474,6 +512,22 @@ impl Adapter for Process {
         self.info.clone()
     }
 
+    fn confirmed_timeouts(&self) -> Option<Duration> {
+        (self.limits.confirm > 1)
+            .then(|| self.limits.base * self.limits.confirm)
+    }
+
+    fn cost(&self) -> crate::cost::Cost {
+        let live = self.running.as_ref().map_or(Duration::ZERO, |r| {
+            crate::cost::process_cpu(r.child.id()).unwrap_or_default()
+        });
+        crate::cost::Cost {
+            starts: self.starts,
+            cpu: self.spent + live,
+            late: self.late,
+        }
+    }
+
     fn answer(&mut self, request: &Request) -> Reply {
         self.answer_batch(std::slice::from_ref(request))
             .pop()
@@ -519,13 +573,28 @@ impl Adapter for Process {
             let op = wire.call.op();
             let mut deadline =
                 self.limits.base + self.limits.per_url * n as u32 + wire.extra;
-            if wire.then.is_some() && matches!(wire.call, Call::Decide { .. })
+            if wire.then.is_some()
+                && matches!(wire.call, Call::Decide { .. })
+                && self.limits.confirm < 2
             {
                 // A probe decides for every URL of its body: a slow
                 // answer on a busy machine must not time them all out.
                 deadline *= 2;
             }
-            let failure = match running.lines.recv_timeout(deadline) {
+            let mut line = running.lines.recv_timeout(deadline);
+            if matches!(line, Err(RecvTimeoutError::Timeout))
+                && self.limits.confirm > 1
+            {
+                // Confirm the timeout: wait on for the rest of
+                // `confirm` deadlines; an answer now is a late one.
+                line = running
+                    .lines
+                    .recv_timeout(deadline * (self.limits.confirm - 1));
+                if line.is_ok() {
+                    self.late += 1;
+                }
+            }
+            let failure = match line {
                 Ok(Line::Text(line)) => {
                     match wire::decode_answer(&line, id, op, n) {
                         Ok(rs) => {
@@ -571,6 +640,13 @@ impl Adapter for Process {
                 for w in Process::split(wire).into_iter().rev() {
                     pending.push_front(w);
                 }
+            } else if timed_out
+                && self.limits.confirm > 1
+                && !wire.retried
+                && wire.then.is_none()
+            {
+                // Confirm it: asked again, alone, in the fresh process.
+                pending.push_front(Wire { retried: true, ..wire });
             } else {
                 for s in wire.slots {
                     replies[s] = Some(failure.clone());

@@ -317,9 +317,10 @@ pub fn open_sharing(
             limits.base,
             entry.info.clone(),
         )),
-        Kind::InProcess => {
-            open_in_process(&entry.info.name, IN_PROCESS_DEADLINE)
-        }
+        Kind::InProcess => open_in_process(
+            &entry.info.name,
+            IN_PROCESS_DEADLINE.max(limits.base),
+        ),
     }
 }
 

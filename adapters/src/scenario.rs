@@ -251,6 +251,17 @@ pub struct Scenario {
 }
 
 impl Scenario {
+    /// Whether a live server answers some route after a delay
+    /// ([`Response::delay_ms`]): a client's answer to such a scenario can
+    /// depend on how busy the machine is (its own timeout racing the
+    /// delay). Every other scenario is served the same bytes at once, or
+    /// never (a [`NetworkError::Timeout`] route never answers).
+    pub fn delays_answers(&self) -> bool {
+        self.routes.iter().any(|r| {
+            matches!(&r.answer, Answer::Response(resp) if resp.delay_ms > 0)
+        })
+    }
+
     /// The file at [`DEFAULT_START`] answered by `answer`, no cache.
     pub fn single(answer: Answer) -> Scenario {
         Scenario {

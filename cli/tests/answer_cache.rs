@@ -3,7 +3,8 @@
 //! a second run asks nothing, an edited case is asked again, `--no-cache`
 //! asks everything, a corrupt cache file is survived; a body that hangs
 //! the parser is asked twice (its batch, then its shortest URL alone), not
-//! once per URL.
+//! once per URL, and its confirmed timeouts are cached and replayed as
+//! timeouts; a timeout that does not repeat is not cached.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -82,7 +83,12 @@ impl Setup {
             .env("ROBOTS_CONFORMANCE_ADAPTERS", fixtures)
             .env("ROBOTS_CONFORMANCE_CACHE", &self.cache)
             .env("COUNT_LOG", &self.log)
-            .args(["matrix", "--adapters", "fake-counter", "--timeout", "1"])
+            .args(["matrix", "--adapters", "fake-counter"])
+            .args(if extra.contains(&"--timeout") {
+                &[][..]
+            } else {
+                &["--timeout", "1"][..]
+            })
             .arg("--cases")
             .arg(&self.cases)
             .args(extra)
@@ -224,9 +230,83 @@ fn a_body_that_hangs_the_parser_is_asked_twice_not_once_per_url() {
         };
         assert_eq!(got, want, "{}", row["name"]);
     }
-    // Timeouts are not cached: the hanging body is asked again.
-    let (out, asked) = s.run(&[]);
+    let outcomes = |dir: &Path| -> Vec<(String, String)> {
+        let report: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(dir.join("report.json")).unwrap(),
+        )
+        .unwrap();
+        report["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|row| {
+                (
+                    row["name"].as_str().unwrap().to_string(),
+                    row["results"]["fake-counter"]["answer"]
+                        .as_str()
+                        .unwrap()
+                        .to_string(),
+                )
+            })
+            .collect()
+    };
+    let cold = outcomes(&dir);
+    assert_eq!(cold.iter().filter(|(_, a)| a == "timeout").count(), 6);
+    // The timeouts were confirmed (two asks, the second alone in a fresh
+    // process, each waited twice the deadline): cached, and replayed as
+    // timeouts without asking.
+    let warm_dir = s.cases.parent().unwrap().join("warm");
+    let (out, asked) = s.run(&["--out", warm_dir.to_str().unwrap()]);
+    ran(&out);
+    assert!(asked.is_empty(), "a warm run asked {asked:?}");
+    assert_eq!(outcomes(&warm_dir), cold, "warm cells differ from cold");
+    // A run that would wait longer than they were confirmed with asks the
+    // hanging body again (and only it).
+    let (out, asked) = s.run(&["--timeout", "1.5"]);
     ran(&out);
     assert!(asked.iter().all(|l| l.ends_with("HANG-ME")), "{asked:?}");
     assert_eq!(asked.len(), 2, "{asked:?}");
+}
+
+#[test]
+fn a_timeout_that_does_not_repeat_is_not_cached() {
+    if !have_python() {
+        return;
+    }
+    let urls = ["/a", "/bb", "/ccc"];
+    let s = Setup::new(
+        "flaky",
+        &["HANG-ONCE\\nDisallow: /", "User-agent: *\\nDisallow: /n"],
+        &urls,
+    );
+    let dir = s.cases.parent().unwrap().join("out");
+    let (out, asked) = s.run(&["--out", dir.to_str().unwrap()]);
+    ran(&out);
+    let flaky: Vec<&String> =
+        asked.iter().filter(|l| l.ends_with("HANG-ONCE")).collect();
+    // The batch (it hangs), its shortest URL alone (answered), then the
+    // other two alone.
+    assert_eq!(flaky.len(), 4, "{asked:?}");
+    let report: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(dir.join("report.json")).unwrap(),
+    )
+    .unwrap();
+    for row in report["checks"].as_array().unwrap() {
+        let cell = &row["results"]["fake-counter"];
+        assert_eq!(cell["answer"], "allowed", "{}", row["name"]);
+    }
+    let cost = &report["adapters"][0]["cost"];
+    assert_eq!(cost["timeouts"], 0, "{cost}");
+    assert_eq!(
+        cost["processes"].as_u64(),
+        cost["instances"].as_u64().map(|n| n + 1),
+        "one restart: {cost}"
+    );
+    // No timeout was filed: the answers it gave were, so nothing is asked.
+    let cache = std::fs::read_dir(&s.cache).unwrap().next().unwrap();
+    let text = std::fs::read_to_string(cache.unwrap().path()).unwrap();
+    assert!(!text.contains("timed-out"), "{text}");
+    let (out, asked) = s.run(&[]);
+    ran(&out);
+    assert!(asked.is_empty(), "{asked:?}");
 }

@@ -25,13 +25,18 @@
 //! again on every run, so an edited expectation is never stale), and the
 //! oracle's profile is in its adapter's name (`reference-google`).
 //!
-//! **What is kept.** Only definite answers: verdicts, values, errors the
-//! parser reported and not-applicable answers — never a timeout, a crash,
-//! a protocol error, an unavailable adapter or a fixture server that could
-//! not start (those are asked again next run). The matrix also never
-//! files the answer of an adapter that fetches robots.txt over HTTP
-//! itself to a `fetch` check: it depends on the adapter's HTTP timeout
-//! on a busy machine, so it is asked every run.
+//! **What is kept.** Definite answers: verdicts, values, errors the
+//! parser reported and not-applicable answers; and timeouts that were
+//! *confirmed* (the adapter waited a multiple of the deadline and still
+//! had no answer, `Adapter::confirmed_timeouts`), stored with that wait and
+//! replayed as a timeout only to a run whose deadline is no longer. Never
+//! an unconfirmed timeout, a crash, a protocol error, an unavailable
+//! adapter or a fixture server that could not start (those are asked
+//! again next run). For an adapter that fetches robots.txt over HTTP
+//! itself, the matrix files a `fetch` answer only when the scenario has no
+//! delayed response (whose answer depends on the machine's speed) and the
+//! answer is not an error, unless asked again and given word for word
+//! (see [`crate::column`]).
 //!
 //! **Bounds.** An answer whose stored form exceeds [`MAX_ANSWER_BYTES`] is
 //! not cached; a file holds at most [`MAX_FILE_BYTES`] of answers (the
@@ -49,6 +54,7 @@
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::Duration;
 
 use robots_adapters::registry::{Entry, Kind};
 use robots_adapters::{Explanation, Reply, Request, Verdict};
@@ -263,6 +269,12 @@ enum Stored {
     Error {
         message: String,
     },
+    /// A timeout confirmed by waiting this long for the answer
+    /// ([`robots_adapters::Adapter::confirmed_timeouts`]): replayed as a
+    /// timeout to a run that would wait no longer.
+    TimedOut {
+        confirmed_ms: u64,
+    },
 }
 
 impl Stored {
@@ -318,6 +330,7 @@ impl Stored {
             Stored::Value { value } => Reply::Value { value },
             Stored::NotApplicable { why } => Reply::NotApplicable { why },
             Stored::Error { message } => Reply::Error { message },
+            Stored::TimedOut { .. } => Reply::TimedOut,
         }
     }
 }
@@ -330,6 +343,10 @@ struct File {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     version: Option<String>,
     answers: BTreeMap<String, Stored>,
+    /// Seconds one asked check kept an instance busy in the last run that
+    /// asked any (the matrix schedules the costliest adapters first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    busy_per_check: Option<f64>,
 }
 
 /// The cache folder of a run, and the warnings it met.
@@ -401,6 +418,7 @@ impl Cache {
             used: HashSet::new(),
             version: None,
             version_changed: false,
+            busy_per_check: None,
         };
         let size = match std::fs::metadata(&answers.path) {
             Ok(m) => m.len(),
@@ -432,9 +450,11 @@ impl Cache {
             Ok(f) if f.adapter == answers.key => {
                 answers.stored = f.answers;
                 answers.version = f.version;
+                answers.busy_per_check = f.busy_per_check;
             }
-            // Another build of the adapter: its answers may be stale.
-            Ok(_) => {}
+            // Another build of the adapter: its answers may be stale; how
+            // long it kept an instance busy still orders the schedule.
+            Ok(f) => answers.busy_per_check = f.busy_per_check,
             Err(e) => self.warn(format!(
                 "answer cache {}: not a cache file ({e}); ignored and \
                  replaced",
@@ -481,14 +501,53 @@ pub struct Answers {
     /// The version the adapter reports of itself, when known.
     version: Option<String>,
     version_changed: bool,
+    busy_per_check: Option<f64>,
 }
 
 impl Answers {
-    /// The stored answer for `check_key`, if any.
-    pub fn get(&mut self, check_key: &str) -> Option<Reply> {
+    /// The stored answer for `check_key`, if any, to a run that waits up
+    /// to `deadline` for an answer: a confirmed timeout only when it was
+    /// confirmed with at least that deadline (waiting longer, the parser
+    /// may answer).
+    pub fn get(
+        &mut self,
+        check_key: &str,
+        deadline: Duration,
+    ) -> Option<Reply> {
         let s = self.stored.get(check_key)?;
+        if let Stored::TimedOut { confirmed_ms } = s
+            && u128::from(*confirmed_ms) < deadline.as_millis()
+        {
+            return None;
+        }
         self.used.insert(check_key.to_string());
         Some(s.reply())
+    }
+
+    /// Remembers that `check_key` timed out after the adapter waited
+    /// `deadline` for it (a confirmed timeout); never call it for a
+    /// timeout that was not confirmed.
+    pub fn put_confirmed_timeout(
+        &mut self,
+        check_key: String,
+        deadline: Duration,
+    ) {
+        let confirmed_ms =
+            u64::try_from(deadline.as_millis()).unwrap_or(u64::MAX);
+        self.fresh.insert(check_key, Stored::TimedOut { confirmed_ms });
+    }
+
+    /// Seconds one asked check kept an instance busy when last asked.
+    pub fn busy_per_check(&self) -> Option<f64> {
+        self.busy_per_check
+    }
+
+    /// Remembers this run's busy seconds per asked check.
+    pub fn set_busy_per_check(&mut self, seconds: f64) {
+        if seconds.is_finite() && seconds >= 0.0 {
+            self.busy_per_check = Some(seconds);
+            self.version_changed = true;
+        }
     }
 
     /// Remembers `reply` when it is definite and small enough.
@@ -521,7 +580,9 @@ impl Answers {
     /// The file to write: this run's answers (found or fresh) first, then
     /// older ones, within [`MAX_FILE_BYTES`].
     fn into_file(self) -> File {
-        let Answers { key, stored, fresh, used, version, .. } = self;
+        let Answers {
+            key, stored, fresh, used, version, busy_per_check, ..
+        } = self;
         let mut answers = BTreeMap::new();
         let mut budget = MAX_FILE_BYTES - 4096;
         let mut add = |k: String, s: Stored, answers: &mut BTreeMap<_, _>| {
@@ -541,6 +602,6 @@ impl Answers {
                 add(k, s, &mut answers);
             }
         }
-        File { adapter: key, version, answers }
+        File { adapter: key, version, answers, busy_per_check }
     }
 }

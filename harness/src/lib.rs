@@ -10,9 +10,12 @@
 #![deny(missing_docs)]
 
 pub mod baseline;
+pub mod budget;
 pub mod cache;
 pub mod case;
 pub mod certify;
+pub mod column;
+pub mod cost;
 pub mod coverage;
 pub mod matrix;
 pub mod output;

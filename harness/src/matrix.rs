@@ -5,28 +5,31 @@
 //! It reaches every parser, the oracle too, only through the `Adapter`
 //! trait; a misbehaving adapter costs only its own cells, never the run.
 //!
-//! Scheduling: every adapter runs at once, each with one instance per
-//! core ([`instances_per_adapter`]); an adapter's instances take the next
-//! case from one shared queue, so the cores stay busy across adapters
-//! until the slowest adapter's last case, and a case that costs an
-//! instance a deadline holds up only that instance. With an answer cache
+//! Scheduling: every adapter's column runs at once ([`crate::column`]),
+//! each with one instance per core ([`instances_per_adapter`]) taking the
+//! next case from one shared queue; across all adapters at most
+//! [`Budget::for_cores`] instances ask at once ([`crate::budget`]), the
+//! costliest adapters first, so the cores stay busy without thrashing
+//! until the slowest adapter's last case. With an answer cache
 //! ([`run_cached`], [`crate::cache`]) the checks it answers are judged
 //! without asking, and an adapter with nothing left to ask is never
-//! started.
+//! started. What each column cost is in [`Column::cost`].
 
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use robots_adapters::breaker::Breaker;
 use robots_adapters::process::Limits;
-use robots_adapters::registry::{self, Entry, Host, Status};
+use robots_adapters::registry::{self, Entry, Host};
 use robots_adapters::{Info, Reply};
 use serde::Serialize;
 
+use crate::budget::Budget;
 use crate::cache::Cache;
 use crate::case::{Case, Check, Expected, PROFILES};
+use crate::column::run_column;
+use crate::cost::ColumnCost;
 use crate::render::{describe_question, describe_reply};
-use crate::run::{Outcome, judge, run_cases};
+use crate::run::{Outcome, run_cases};
 use crate::suite::{Filter, Suite};
 
 /// One adapter's answer to one check, judged under every profile.
@@ -103,6 +106,8 @@ pub struct Column {
     pub fix: Option<String>,
     /// Wall time of its run.
     pub seconds: f64,
+    /// What asking it cost ([`crate::cost`]).
+    pub cost: ColumnCost,
     /// Outcome counts under the matrix's profile.
     pub counts: BTreeMap<String, usize>,
     /// Per requirement level: [passed, scored].
@@ -126,6 +131,15 @@ pub struct Matrix {
     pub cases_dir: String,
     /// Wall time of the whole run.
     pub seconds: f64,
+    /// Wall time of the oracle's explanations of every row (asked while
+    /// the columns run; what the reference adapters' cache holds is not
+    /// asked again).
+    pub explain_seconds: f64,
+    /// The run's budget of busy adapter instances ([`crate::budget`];
+    /// 0: no limit).
+    pub busy_limit: usize,
+    /// The most adapter instances that were asking at once.
+    pub busy_peak: usize,
     /// The columns, in selection order.
     pub adapters: Vec<Column>,
     /// The clauses the rows cite: id → (level, section, text).
@@ -207,6 +221,27 @@ pub fn run_cached(
     progress: &(dyn Fn(&str, usize) + Sync),
     cache: Option<&Cache>,
 ) -> Matrix {
+    let budget = Budget::for_cores();
+    run_with(
+        suite, filter, entries, profile, limits, host, progress, cache,
+        &budget,
+    )
+}
+
+/// [`run_cached`] with at most `budget`'s size of adapter instances asking
+/// at once.
+#[allow(clippy::too_many_arguments)]
+pub fn run_with(
+    suite: &Suite,
+    filter: &Filter,
+    entries: &[Entry],
+    profile: &str,
+    limits: Limits,
+    host: &Host,
+    progress: &(dyn Fn(&str, usize) + Sync),
+    cache: Option<&Cache>,
+    budget: &Budget,
+) -> Matrix {
     let started = Instant::now();
     let selected = selection(suite, filter);
     let mut rows: Vec<Row> = Vec::new();
@@ -254,49 +289,83 @@ pub fn run_cached(
             });
         }
     }
-    // The oracle's explanations, for every row.
-    for p in PROFILES {
-        if let Some(entry) =
-            registry::find(&robots_adapters::reference::Reference::name_for(p))
-        {
-            let mut oracle = registry::open(&entry, limits, &Host::Thread);
-            for r in run_cases(
-                oracle.as_mut(),
-                p,
-                selected.iter().map(|(c, k)| (*c, k.clone())),
-            ) {
-                let text = match &r.reply {
-                    Reply::Verdict { verdict, explanation: Some(ex) } => {
-                        format!("{}\n{}", verdict.as_str(), ex.text)
+    // The oracle's explanations of every row, on a thread of its own
+    // while the columns run; every adapter in its own thread.
+    // The checks' cache keys, once for every column.
+    let keys: Vec<Vec<String>> = selected
+        .iter()
+        .map(|(_, ks)| {
+            ks.iter().map(|k| crate::cache::check_key(&k.request)).collect()
+        })
+        .collect();
+    let explain = || {
+        let started = Instant::now();
+        let mut out = Vec::new();
+        let text_of = |reply: &Reply| {
+            let text = match reply {
+                Reply::Verdict { verdict, explanation: Some(ex) } => {
+                    format!("{}\n{}", verdict.as_str(), ex.text)
+                }
+                other => describe_reply(other),
+            };
+            cut(&text, 2048)
+        };
+        for p in PROFILES {
+            let name = robots_adapters::reference::Reference::name_for(p);
+            let Some(entry) = registry::find(&name) else { continue };
+            // The reference's cached answers carry its explanations: only
+            // the checks it has no answer to are asked (the cache is the
+            // reference column's to write).
+            let mut answers = cache.map(|c| c.load(&entry));
+            let mut ask = Vec::new();
+            for ((case, checks), case_keys) in selected.iter().zip(&keys) {
+                let mut missing = Vec::new();
+                for (check, key) in checks.iter().zip(case_keys) {
+                    let wait = crate::column::confirm_wait(limits);
+                    match answers.as_mut().and_then(|a| a.get(key, wait)) {
+                        Some(reply) => {
+                            out.push((check.name.clone(), p, text_of(&reply)));
+                        }
+                        None => missing.push(*check),
                     }
-                    other => describe_reply(other),
-                };
-                rows[index[&r.check]]
-                    .oracle
-                    .insert(p.to_string(), cut(&text, 2048));
+                }
+                if !missing.is_empty() {
+                    ask.push((*case, missing));
+                }
+            }
+            if ask.is_empty() {
+                continue;
+            }
+            let mut oracle = registry::open(&entry, limits, &Host::Thread);
+            for r in run_cases(oracle.as_mut(), p, ask) {
+                out.push((r.check, p, text_of(&r.reply)));
             }
         }
-    }
-    // Every adapter in its own thread.
-    let columns: Vec<(Column, Vec<(String, Cell)>)> =
-        std::thread::scope(|s| {
-            let handles: Vec<_> = entries
-                .iter()
-                .map(|entry| {
-                    let selected = &selected;
-                    s.spawn(move || {
-                        run_column(
-                            entry, selected, profile, limits, host, progress,
-                            cache,
-                        )
-                    })
+        (out, started.elapsed().as_secs_f64())
+    };
+    let ((explained, explain_seconds), columns) = std::thread::scope(|s| {
+        let explainer = s.spawn(explain);
+        let handles: Vec<_> = entries
+            .iter()
+            .map(|entry| {
+                let (selected, keys) = (&selected, &keys);
+                s.spawn(move || {
+                    run_column(
+                        entry, selected, keys, profile, limits, host, budget,
+                        progress, cache,
+                    )
                 })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("adapter thread panicked"))
-                .collect()
-        });
+            })
+            .collect();
+        let columns: Vec<(Column, Vec<(String, Cell)>)> = handles
+            .into_iter()
+            .map(|h| h.join().expect("adapter thread panicked"))
+            .collect();
+        (explainer.join().expect("explanation thread panicked"), columns)
+    });
+    for (check, p, text) in explained {
+        rows[index[&check]].oracle.insert(p.to_string(), text);
+    }
     let mut adapters = Vec::new();
     for (mut column, cells) in columns {
         let counting = counting_profile(profile, &column.info).to_string();
@@ -330,6 +399,9 @@ pub fn run_cached(
         profile: profile.to_string(),
         cases_dir: suite.root.display().to_string(),
         seconds: started.elapsed().as_secs_f64(),
+        explain_seconds,
+        busy_limit: budget.size(),
+        busy_peak: budget.peak(),
         adapters,
         clauses,
         cases,
@@ -337,209 +409,23 @@ pub fn run_cached(
     }
 }
 
-/// Instances of each adapter a matrix runs side by side: one per core
-/// (`std::thread::available_parallelism`), never more than there are
-/// cases left to ask.
-pub fn instances_per_adapter(work: usize) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    cores.min(work).max(1)
-}
-
-/// One case's checks an adapter still has to be asked, with their cache
-/// keys.
-struct Work<'a> {
-    case: &'a Case,
-    checks: Vec<&'a Check>,
-    keys: Vec<String>,
-}
-
-/// What one instance of an adapter asked: who it said it is, the cells,
-/// and the answers to file in the cache (by check key).
-struct Asked {
-    info: Info,
-    cells: Vec<(String, Cell)>,
-    learnt: Vec<(String, Reply)>,
-}
-
-/// The cells of `checks`, judged from `replies`.
-fn cells_of(
-    checks: &[&Check],
-    replies: impl IntoIterator<Item = (String, Reply, String)>,
-) -> Vec<(String, Cell)> {
-    replies
-        .into_iter()
-        .zip(checks)
-        .map(|((name, reply, detail), check)| {
-            let outcome = PROFILES
-                .iter()
-                .map(|p| (p.to_string(), judge(check, p, &reply).0))
-                .collect();
-            (name, Cell { answer: describe_reply(&reply), outcome, detail })
-        })
-        .collect()
-}
-
-fn run_column(
-    entry: &Entry,
-    selected: &[(&Case, Vec<&Check>)],
-    profile: &str,
-    limits: Limits,
-    host: &Host,
-    progress: &(dyn Fn(&str, usize) + Sync),
-    cache: Option<&Cache>,
-) -> (Column, Vec<(String, Cell)>) {
-    let started = Instant::now();
-    let mut column = Column {
-        info: entry.info.clone(),
-        status: "ready".into(),
-        why: None,
-        fix: None,
-        seconds: 0.0,
-        counts: BTreeMap::new(),
-        levels: BTreeMap::new(),
-        categories: BTreeMap::new(),
-        fingerprint: None,
-    };
-    if let Status::Unavailable { why, fix } = registry::status(entry) {
-        column.status = "unavailable".into();
-        column.why = Some(why);
-        column.fix = Some(fix);
-        return (column, vec![]);
-    }
-    let counting = counting_profile(profile, &entry.info).to_string();
-    // What the cache answers is judged now; the rest is the work.
-    let mut answers = cache.map(|c| c.load(entry));
-    let mut cells = Vec::new();
-    let mut work = Vec::new();
-    let mut done_now = 0;
-    for (case, checks) in selected {
-        let mut missing = Vec::new();
-        let mut keys = Vec::new();
-        for check in checks {
-            let key = crate::cache::check_key(&check.request);
-            match answers.as_mut().and_then(|a| a.get(&key)) {
-                Some(reply) => {
-                    let (_, detail) = judge(check, &counting, &reply);
-                    cells.extend(cells_of(
-                        &[check],
-                        [(check.name.clone(), reply, detail)],
-                    ));
-                    done_now += 1;
-                }
-                None => {
-                    missing.push(*check);
-                    keys.push(key);
-                }
-            }
-        }
-        if !missing.is_empty() {
-            work.push(Work { case, checks: missing, keys });
-        }
-    }
-    let done = std::sync::atomic::AtomicUsize::new(done_now);
-    if done_now > 0 {
-        progress(&entry.info.name, done_now);
-    }
-    // Instances take the next case from one queue as they finish one, so
-    // a parser that hangs on a few hostile cases holds up one instance
-    // while the others go on. They count failed starts together: an
-    // adapter that cannot start is given up on once, not per instance.
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let breaker = Breaker::default();
-    let instances = instances_per_adapter(work.len());
-    let caps = &entry.info.capabilities;
-    let live_fetcher = caps.fetch && !caps.access_result;
-    let parts: Vec<Asked> = if work.is_empty() {
-        vec![]
-    } else {
-        std::thread::scope(|s| {
-            let handles: Vec<_> = (0..instances)
-                .map(|_| {
-                    let (counting, done, breaker, next, work) =
-                        (&counting, &done, &breaker, &next, &work);
-                    s.spawn(move || {
-                        let mut adapter = registry::open_sharing(
-                            entry, limits, host, breaker,
-                        );
-                        let mut cells = Vec::new();
-                        let mut learnt = Vec::new();
-                        loop {
-                            let i = next.fetch_add(
-                                1,
-                                std::sync::atomic::Ordering::Relaxed,
-                            );
-                            let Some(w) = work.get(i) else { break };
-                            let results = run_cases(
-                                adapter.as_mut(),
-                                counting,
-                                [(w.case, w.checks.clone())],
-                            );
-                            for ((r, key), check) in
-                                results.iter().zip(&w.keys).zip(&w.checks)
-                            {
-                                // A live fetch's answer depends on timing
-                                // (the adapter's HTTP timeout on a busy
-                                // machine): asked every run, never cached.
-                                let live = live_fetcher
-                                    && matches!(
-                                        check.request,
-                                        robots_adapters::Request::Fetch { .. }
-                                    );
-                                if !live {
-                                    learnt
-                                        .push((key.clone(), r.reply.clone()));
-                                }
-                            }
-                            cells.extend(cells_of(
-                                &w.checks,
-                                results
-                                    .into_iter()
-                                    .map(|r| (r.check, r.reply, r.detail)),
-                            ));
-                            let n = done.fetch_add(
-                                w.checks.len(),
-                                std::sync::atomic::Ordering::Relaxed,
-                            );
-                            progress(&entry.info.name, n + w.checks.len());
-                        }
-                        Asked { info: adapter.info(), cells, learnt }
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("adapter worker panicked"))
-                .collect()
-        })
-    };
-    let mut info = entry.info.clone();
-    // Nothing asked: the version it reported when last asked.
-    if let Some(v) = answers.as_ref().and_then(|a| a.version()) {
-        info.version = v.to_string();
-    }
-    for part in parts {
-        info = part.info;
-        cells.extend(part.cells);
-        if let Some(a) = answers.as_mut() {
-            for (key, reply) in part.learnt {
-                a.put(key, &reply);
-            }
-        }
-    }
-    if let (Some(cache), Some(mut a)) = (cache, answers) {
-        if !work.is_empty() {
-            a.set_version(&info.version);
-        }
-        cache.store(a);
-    }
-    column.version_from(info);
-    column.seconds = started.elapsed().as_secs_f64();
-    (column, cells)
-}
+pub use crate::column::instances_per_adapter;
 
 impl Column {
-    fn version_from(&mut self, info: Info) {
-        self.info.version = info.version;
+    /// A ready column for `info`, nothing counted yet.
+    pub fn new(info: Info) -> Column {
+        Column {
+            info,
+            status: "ready".into(),
+            why: None,
+            fix: None,
+            seconds: 0.0,
+            cost: ColumnCost::default(),
+            counts: BTreeMap::new(),
+            levels: BTreeMap::new(),
+            categories: BTreeMap::new(),
+            fingerprint: None,
+        }
     }
 
     /// Passed over scored checks at `level`, if any were scored.

@@ -10,7 +10,9 @@ use indicatif::{
 use robots_adapters::process::Limits;
 use robots_adapters::registry::{self, Entry, Host};
 use robots_runner::baseline::Baseline;
+use robots_runner::budget::Budget;
 use robots_runner::cache::Cache;
+use robots_runner::column::CONFIRM_FACTOR;
 use robots_runner::matrix::{self, Matrix};
 use robots_runner::output::{self, FolderLock, OutDir};
 use robots_runner::report;
@@ -76,7 +78,9 @@ pub struct Args {
     #[arg(long, requires = "baseline")]
     replace_baseline: bool,
     /// Seconds an adapter gets per request (plus 20 ms per URL in a
-    /// batch) before it is killed and the check reported `timeout`
+    /// batch); one that misses it is waited for as long again before it
+    /// is killed and the check reported `timeout` (a confirmed timeout,
+    /// which the answer cache keeps)
     #[arg(long, default_value_t = 1.0, value_parser = super::parse_timeout)]
     timeout: f64,
     /// Run the Rust crates on threads of this process instead of in
@@ -87,6 +91,10 @@ pub struct Args {
     /// show it (`≈ BASE + switches (X%)`) in the reports
     #[arg(long)]
     fingerprint: bool,
+    /// Adapter instances asking at once across the run (0: no limit)
+    /// [default: 4 per core]
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
     /// Ask every adapter every check: neither read nor write the answer
     /// cache (`.cache/matrix/`, or `$ROBOTS_CONFORMANCE_CACHE`)
     #[arg(long)]
@@ -119,10 +127,19 @@ pub fn run_matrix(
     timeout: f64,
     threads: bool,
 ) -> Matrix {
-    run_matrix_cached(suite, filter, entries, profile, timeout, threads, None)
+    let budget = Budget::for_cores();
+    let limits =
+        Limits { base: Duration::from_secs_f64(timeout), ..Limits::default() };
+    run_limited(
+        suite, filter, entries, profile, limits, threads, None, &budget,
+    )
 }
 
-/// [`run_matrix`] with the answer cache `cache` (none: ask everything).
+/// [`run_matrix`] with the answer cache `cache` (none: ask everything)
+/// and `budget` of busy adapter instances; a request that misses its
+/// deadline is waited for [`CONFIRM_FACTOR`] deadlines before it is timed
+/// out, so that the cache may keep its timeouts.
+#[allow(clippy::too_many_arguments)]
 pub fn run_matrix_cached(
     suite: &Suite,
     filter: &Filter,
@@ -131,6 +148,28 @@ pub fn run_matrix_cached(
     timeout: f64,
     threads: bool,
     cache: Option<&Cache>,
+    budget: &Budget,
+) -> Matrix {
+    let limits = Limits {
+        base: Duration::from_secs_f64(timeout),
+        confirm: CONFIRM_FACTOR,
+        ..Limits::default()
+    };
+    run_limited(
+        suite, filter, entries, profile, limits, threads, cache, budget,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_limited(
+    suite: &Suite,
+    filter: &Filter,
+    entries: &[Entry],
+    profile: &str,
+    limits: Limits,
+    threads: bool,
+    cache: Option<&Cache>,
+    budget: &Budget,
 ) -> Matrix {
     let total = matrix::selection(suite, filter)
         .iter()
@@ -160,14 +199,13 @@ pub fn run_matrix_cached(
             b.set_position(done as u64);
         }
     };
-    let limits =
-        Limits { base: Duration::from_secs_f64(timeout), ..Limits::default() };
     let host = match std::env::current_exe() {
         Ok(exe) if !threads => Host::Process(exe),
         _ => Host::Thread,
     };
-    let m = matrix::run_cached(
+    let m = matrix::run_with(
         suite, filter, entries, profile, limits, &host, &progress, cache,
+        budget,
     );
     let _ = multi.clear();
     if let Some(cache) = cache {
@@ -262,6 +300,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         exact: false,
     };
     let cache = (!a.no_cache).then(|| Cache::at(Cache::default_dir()));
+    let budget = a.jobs.map_or_else(Budget::for_cores, Budget::new);
     let mut m = run_matrix_cached(
         &suite,
         &filter,
@@ -270,6 +309,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         a.timeout,
         a.threads,
         cache.as_ref(),
+        &budget,
     );
     if a.fingerprint {
         let sel = matrix::selection(&suite, &filter);

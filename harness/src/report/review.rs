@@ -92,6 +92,7 @@ mod tests {
             why: None,
             fix: None,
             seconds: 0.0,
+            cost: Default::default(),
             counts: BTreeMap::new(),
             levels: BTreeMap::new(),
             categories: BTreeMap::new(),
@@ -136,6 +137,9 @@ mod tests {
             profile: "rfc9309".into(),
             cases_dir: "d".into(),
             seconds: 0.0,
+            explain_seconds: 0.0,
+            busy_limit: 1,
+            busy_peak: 0,
             adapters: vec![
                 column("reference", "rfc9309"),
                 column("rust-a", "rfc9309"),
