@@ -19,6 +19,7 @@
 //! groups (see `decide`). Must never answer for another crawler: the
 //! crawler is fixed at parse time.
 
+use crate::agent::{Selection, select};
 use crate::explain::Decision;
 use crate::parse::{Group, RobotsTxt};
 use crate::profile::Profile;
@@ -41,6 +42,8 @@ use crate::target::Error;
 pub struct ForAgent {
     robots: RobotsTxt,
     agent: String,
+    /// The groups of `robots` the agent obeys, selected once.
+    selection: Selection,
 }
 
 impl RobotsTxt {
@@ -48,10 +51,9 @@ impl RobotsTxt {
     /// the groups it does not obey are skipped as they are read. Its
     /// decisions equal `RobotsTxt::parse(body, profile).decide(agent, ..)`.
     pub fn parse_for(body: &[u8], profile: &Profile, agent: &str) -> ForAgent {
-        ForAgent {
-            robots: RobotsTxt::parse_focused(body, profile, agent),
-            agent: agent.to_string(),
-        }
+        let robots = RobotsTxt::parse_focused(body, profile, agent);
+        let selection = select(robots.groups(), agent, robots.profile());
+        ForAgent { robots, agent: agent.to_string(), selection }
     }
 }
 
@@ -91,7 +93,7 @@ impl ForAgent {
 
     /// [`RobotsTxt::is_allowed`] for the crawler.
     pub fn is_allowed(&self, url: &str) -> bool {
-        self.robots.is_allowed(&self.agent, url)
+        self.robots.is_allowed_in(&self.agent, &self.selection, url)
     }
 
     /// [`RobotsTxt::crawl_delay`] for the crawler.

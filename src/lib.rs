@@ -76,6 +76,7 @@ mod agent;
 mod classify;
 mod decide;
 mod diag;
+mod early;
 mod encode;
 mod explain;
 pub mod fetch;
