@@ -17,7 +17,13 @@
 //! pattern down (an indexed group's candidates in the index's order of
 //! pattern length, else in file order skipping those too short to
 //! matter) and stops once no untried rule can reach the best match so
-//! far. Other readings (priority by matched octets) take the full path.
+//! far. On a target of at least `PROBE_TARGET` octets an indexed
+//! group's `PROBE_RULES` longest rules are tried first (`probe`),
+//! each walked through the group's trie with kept searchers; for a URL
+//! that long the probe runs first on its raw path (`early`). A rule whose
+//! pattern must end in an octet the target does not end in is skipped in
+//! O(1) (`Index::rejects`). Other readings (priority by matched octets)
+//! take the full path.
 //!
 //! # Complexity
 //!

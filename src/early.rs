@@ -78,13 +78,24 @@ impl RobotsTxt {
             };
             (&self.groups[i].rules[..], index)
         };
-        let groups: Vec<GroupRules<'_>> =
-            selection.groups.iter().map(|&i| group(i)).collect();
+        // One group (the usual case) needs no allocation.
+        let one: [GroupRules<'_>; 1];
+        let many: Vec<GroupRules<'_>>;
+        let groups: &[GroupRules<'_>] = match selection.groups[..] {
+            [i] => {
+                one = [group(i)];
+                &one
+            }
+            _ => {
+                many = selection.groups.iter().map(|&i| group(i)).collect();
+                &many
+            }
+        };
         if groups.iter().all(|(_, index)| index.is_none()) {
             return Raw::Skipped;
         }
-        let tops = tops(&groups);
-        let found = probe(&groups, path, &tops, p.tie_goes_to_allow);
+        let tops = tops(groups);
+        let found = probe(groups, path, &tops, p.tie_goes_to_allow);
         match found.verdict {
             Some(v) => {
                 let known = found.reach.max(MIN_PLAIN);

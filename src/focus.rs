@@ -16,8 +16,9 @@
 //! One pass over the file, O(|file|) line splitting (`memchr`) and key
 //! recognition; pattern compilation and allocation only for the kept
 //! groups. Decisions cost what they cost on a full parse of the kept
-//! groups (see `decide`). Must never answer for another crawler: the
-//! crawler is fixed at parse time.
+//! groups (see `decide`), less the selection of groups, made once at
+//! parse time. Must never answer for another crawler: the crawler is
+//! fixed at parse time.
 
 use crate::agent::{Selection, select};
 use crate::explain::Decision;

@@ -1,7 +1,8 @@
 //! Runs one workload of `robots_bench` for one subject in a loop, for a
 //! profiler (`perf record`) or a quick comparison:
 //! `spin [WORKLOAD] [SECONDS] [SUBJECT...]`, WORKLOAD one of the hostile
-//! names, `large-file` or `corpus` (parse+check); SUBJECT names from
+//! names, `large-file`, `corpus` (parse+check) or `corpus-probes` (the
+//! oracle's `parse_for` and 8 paths per file); SUBJECT names from
 //! `robots_bench::subjects` (default: the oracle). Prints the time per
 //! call of each; asserts nothing.
 
@@ -50,6 +51,36 @@ fn main() {
                     }) / queries.len() as u32;
                 });
                 t
+            }
+            "corpus-probes" => {
+                // A crawler's use: each file parsed for the agent, then 8
+                // paths (groups of 8 rules or more get their index on the
+                // 4th): index builds and lookups.
+                let path = robots_diff::corpus::default_path();
+                let files = robots_diff::corpus::read(&path).expect("corpus");
+                let probes = [
+                    CORPUS_PATH,
+                    "/",
+                    "/a/b",
+                    "/search",
+                    "/admin/",
+                    "/wp-admin/admin-ajax.php",
+                    "/x.pdf",
+                    "/cart?x=1",
+                ];
+                let p = bench::subjects::oracle_profile();
+                time_per_call(budget, || {
+                    for f in &files {
+                        let r = robots_oracle::RobotsTxt::parse_for(
+                            &f.body,
+                            &p,
+                            bench::AGENT,
+                        );
+                        for u in probes {
+                            black_box(r.is_allowed(u));
+                        }
+                    }
+                })
             }
             "corpus" => {
                 let path = robots_diff::corpus::default_path();
