@@ -17,7 +17,13 @@
 //! pattern down (an indexed group's candidates in the index's order of
 //! pattern length, else in file order skipping those too short to
 //! matter) and stops once no untried rule can reach the best match so
-//! far. Other readings (priority by matched octets) take the full path.
+//! far. On a target of at least `PROBE_TARGET` octets an indexed
+//! group's `PROBE_RULES` longest rules are tried first (`probe`),
+//! each walked through the group's trie with kept searchers; for a URL
+//! that long the probe runs first on its raw path (`early`). A rule whose
+//! pattern must end in an octet the target does not end in is skipped in
+//! O(1) (`Index::rejects`). Other readings (priority by matched octets)
+//! take the full path.
 //!
 //! # Complexity
 //!
@@ -28,14 +34,15 @@
 //! trying every rule.
 
 use crate::agent::{Selection, is_valid_product_token, select};
+use crate::early::Raw;
 use crate::explain::{Decision, Reason, RuleMatch, Verdict};
 use crate::haystack::{Haystack, Numbered};
 use crate::index::Index;
 use crate::parse::{RobotsTxt, Rule, RuleKind};
-use crate::pattern::{Plain, Shape};
+use crate::pattern::{Find, Plain, Shape};
 use crate::profile::{Precedence, Priority};
 use crate::target::{Error, match_octets};
-use crate::trie::{Memo, PieceTrie};
+use crate::trie::{Memo, PieceTrie, Searched};
 
 fn lossy(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -103,9 +110,13 @@ impl RobotsTxt {
         let focused =
             RobotsTxt::parse_focused(&self.file, &self.profile, agent);
         let mut d = focused.decide_by(agent, url, Scan::Indexed)?;
-        let target = match_octets(url, &self.profile)?;
-        let indexed = focused.verdict(agent, &target, Scan::Indexed);
-        let here = self.verdict(agent, &target, Scan::Adaptive);
+        let selection = select(&focused.groups, agent, &focused.profile);
+        let indexed =
+            focused.url_verdict(agent, &selection, url, Scan::Indexed);
+        let here = match self.is_allowed(agent, url) {
+            true => Verdict::Allowed,
+            false => Verdict::Disallowed,
+        };
         let once =
             match RobotsTxt::check_once(&self.file, &self.profile, agent, url)
             {
@@ -127,15 +138,47 @@ impl RobotsTxt {
     /// Takes the same path as [`RobotsTxt::decide`] but writes no
     /// explanation.
     pub fn is_allowed(&self, agent: &str, url: &str) -> bool {
-        let Ok(target) = match_octets(url, &self.profile) else {
-            return true;
+        let selection = select(&self.groups, agent, &self.profile);
+        self.is_allowed_in(agent, &selection, url)
+    }
+
+    /// [`RobotsTxt::is_allowed`] for `agent`, whose groups `selection`
+    /// are (`select` of this file for `agent`, made once by the caller).
+    pub(crate) fn is_allowed_in(
+        &self,
+        agent: &str,
+        selection: &Selection,
+        url: &str,
+    ) -> bool {
+        let v = self.url_verdict(agent, selection, url, Scan::Adaptive);
+        v == Verdict::Allowed
+    }
+
+    /// The verdict for `url` (allowed when it is not a path): first on
+    /// its raw path when that settles it (`early`), else on its match
+    /// octets.
+    fn url_verdict(
+        &self,
+        agent: &str,
+        selection: &Selection,
+        url: &str,
+        scan: Scan,
+    ) -> Verdict {
+        let raw = match self.settle_raw(selection, url, scan) {
+            Raw::Settled(v) => return v,
+            raw => raw,
         };
-        self.verdict(agent, &target, Scan::Adaptive) == Verdict::Allowed
+        let Ok(target) = match_octets(url, &self.profile) else {
+            return Verdict::Allowed;
+        };
+        // The probe already ran on these very octets.
+        let probed = matches!(raw, Raw::Probed(r) if *r == *target);
+        self.verdict_in(agent, selection, &target, scan, probed)
     }
 
     /// Group `i`'s index, if `scan` uses one (and, when adaptive, the
     /// group has earned one).
-    fn index_of(&self, i: usize, scan: Scan) -> Option<&Index> {
+    pub(crate) fn index_of(&self, i: usize, scan: Scan) -> Option<&Index> {
         let rules = &self.groups[i].rules;
         let build = || {
             Index::new(rules.iter().map(Rule::shapes))
@@ -148,9 +191,18 @@ impl RobotsTxt {
         }
     }
 
-    /// The verdict of [`RobotsTxt::settle`], stopping as soon as it is
-    /// known (see the module doc).
-    fn verdict(&self, agent: &str, target: &[u8], scan: Scan) -> Verdict {
+    /// The verdict of [`RobotsTxt::settle`] over `selection`, the groups
+    /// `agent` obeys, stopping as soon as it is known (see the module
+    /// doc); `probed`: the probe of the longest rules already ran on
+    /// `target` and settled nothing.
+    fn verdict_in(
+        &self,
+        agent: &str,
+        selection: &Selection,
+        target: &[u8],
+        scan: Scan,
+        probed: bool,
+    ) -> Verdict {
         let p = &self.profile;
         let first = match (p.precedence, p.priority) {
             (Precedence::FirstMatch, _) => true,
@@ -162,7 +214,6 @@ impl RobotsTxt {
         if p.implicit_robots_txt_allow && target == b"/robots.txt" {
             return Verdict::Allowed;
         }
-        let selection = select(&self.groups, agent, p);
         let rules: usize =
             selection.groups.iter().map(|&i| self.groups[i].rules.len()).sum();
         let hay = match rules >= SHARED_SEARCH_RULES {
@@ -170,13 +221,23 @@ impl RobotsTxt {
             false => Haystack::direct(target),
         };
         let how = p.priority;
-        let groups: Vec<(&[Rule], Option<&Index>)> = selection
-            .groups
-            .iter()
-            .map(|&i| (&self.groups[i].rules[..], self.index_of(i, scan)))
-            .collect();
+        let group =
+            |i: usize| (&self.groups[i].rules[..], self.index_of(i, scan));
+        // One group (the usual case) needs no allocation.
+        let one: [GroupRules<'_>; 1];
+        let many: Vec<GroupRules<'_>>;
+        let groups: &[GroupRules<'_>] = match selection.groups[..] {
+            [i] => {
+                one = [group(i)];
+                &one
+            }
+            _ => {
+                many = selection.groups.iter().map(|&i| group(i)).collect();
+                &many
+            }
+        };
         if first {
-            for &(rules, index) in &groups {
+            for &(rules, index) in groups {
                 let mut tries = Tries::new(scan, index, &hay);
                 let found = match index {
                     Some(index) => {
@@ -195,37 +256,17 @@ impl RobotsTxt {
             return Verdict::Allowed;
         }
         // Longest match by pattern octets.
-        let mut tops = Best::default();
-        for &(rules, index) in &groups {
-            match index.and_then(Index::tops) {
-                Some(t) => tops.join(t),
-                None => {
-                    rules.iter().for_each(|r| tops.add_match(r.kind, bound(r)))
-                }
-            }
-        }
+        let tops = tops(groups);
         let tie = p.tie_goes_to_allow;
         let mut best = Best::default();
-        if target.len() >= PROBE_TARGET {
-            // The longest rules first, each searched with `memmem`: on a
-            // long target one of them often settles the verdict before
-            // the index's scan of the whole target would.
-            let direct = Haystack::direct(target);
-            for &(rules, index) in &groups {
-                let Some(index) = index else { continue };
-                let mut tries = Tries::Hay(&direct);
-                for r in index.longest(PROBE_RULES) {
-                    if best.beats(index.bound(r)) {
-                        break;
-                    }
-                    best.add(tries.hit(rules, r, how));
-                    if let Some(v) = best.settled(&tops, tie) {
-                        return v;
-                    }
-                }
+        if target.len() >= PROBE_TARGET && !probed {
+            let probe = probe(groups, target, &tops, tie);
+            if let Some(v) = probe.verdict {
+                return v;
             }
+            best = probe.best;
         }
-        for &(rules, index) in &groups {
+        for &(rules, index) in groups {
             let mut tries = Tries::new(scan, index, &hay);
             match index {
                 Some(index) => {
@@ -352,6 +393,64 @@ impl RobotsTxt {
     }
 }
 
+/// The highest bound of any rule of each kind in `groups`.
+pub(crate) fn tops(groups: &[GroupRules<'_>]) -> Best {
+    let mut tops = Best::default();
+    for &(rules, index) in groups {
+        match index.and_then(Index::tops) {
+            Some(t) => tops.join(t),
+            None => {
+                rules.iter().for_each(|r| tops.add_match(r.kind, bound(r)))
+            }
+        }
+    }
+    tops
+}
+
+/// What [`probe`] found.
+pub(crate) struct Probe {
+    /// The best matches found.
+    pub best: Best,
+    /// The verdict, when they settle it (see `Best::settled`).
+    pub verdict: Option<Verdict>,
+    /// The furthest octet of `target` any of those matches reached.
+    pub reach: usize,
+}
+
+/// Under longest match by pattern octets, each indexed group's
+/// [`PROBE_RULES`] longest rules tried first, walked through its trie:
+/// on a long target one of them often settles the verdict before the
+/// index's scan of the whole target would (`tops`: the groups' highest
+/// bounds, `tie`: ties allow).
+pub(crate) fn probe(
+    groups: &[GroupRules<'_>],
+    target: &[u8],
+    tops: &Best,
+    tie: bool,
+) -> Probe {
+    let mut found = Probe { best: Best::default(), verdict: None, reach: 0 };
+    for &(rules, index) in groups {
+        let Some(index) = index else { continue };
+        let mut tries = Tries::walk(index, target);
+        for r in index.longest(PROBE_RULES) {
+            if found.best.beats(index.bound(r)) {
+                break;
+            }
+            let Some(hit) = tries.hit(rules, r, Priority::PatternOctets)
+            else {
+                continue;
+            };
+            found.reach = found.reach.max(hit.end);
+            found.best.add(Some(hit));
+            if let Some(v) = found.best.settled(tops, tie) {
+                found.verdict = Some(v);
+                return found;
+            }
+        }
+    }
+    found
+}
+
 /// `candidates` (distinct rule positions below `rules`) in increasing
 /// order: sorted when few, else read off a bitset (O(rules / 64)).
 fn in_order(mut candidates: Vec<usize>, rules: usize) -> Vec<usize> {
@@ -378,7 +477,7 @@ fn in_order(mut candidates: Vec<usize>, rules: usize) -> Vec<usize> {
 
 /// Targets at least this long are first tried against a group's
 /// [`PROBE_RULES`] longest rules (see `RobotsTxt::verdict`).
-const PROBE_TARGET: usize = 256;
+pub(crate) const PROBE_TARGET: usize = 256;
 
 /// How many of an indexed group's longest rules are tried first.
 const PROBE_RULES: usize = 16;
@@ -387,12 +486,15 @@ const PROBE_RULES: usize = 16;
 /// shared bitsets (see `haystack`); fewer, with `memmem` per piece.
 const SHARED_SEARCH_RULES: usize = 32;
 
+/// One obeyed group's rules and its index, if it has one.
+pub(crate) type GroupRules<'r> = (&'r [Rule], Option<&'r Index>);
+
 /// Verdict, reason, hits, the winner's position among them, the groups.
 type Settled<'r> = (Verdict, Reason, Vec<Hit<'r>>, Option<usize>, Selection);
 
 /// Which rules a decision tries.
-#[derive(Clone, Copy)]
-enum Scan {
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Scan {
     /// Every rule, searched octet by octet: the plain reading.
     Linear,
     /// The index's candidates once the group has an index (see
@@ -410,7 +512,15 @@ enum Tries<'h, 't, 'r> {
     /// Through the decision's haystack.
     Hay(&'h Haystack<'t>),
     /// Shared bitsets, the first shape walked through the group's trie.
-    Trie { trie: &'r PieceTrie, hay: Numbered<'h, 't>, memo: Memo },
+    Trie {
+        index: &'r Index,
+        trie: &'r PieceTrie,
+        hay: Numbered<'h, 't>,
+        memo: Memo,
+    },
+    /// The first shape walked through the group's trie without a memo,
+    /// each piece searched with its kept searcher: for few rules.
+    Walk { index: &'r Index, trie: &'r PieceTrie, hay: Searched<'r, 't> },
 }
 
 impl<'h, 't, 'r> Tries<'h, 't, 'r> {
@@ -424,10 +534,17 @@ impl<'h, 't, 'r> Tries<'h, 't, 'r> {
             (_, Some(index)) if hay.is_shared() => {
                 let trie = index.trie();
                 let hay = hay.numbered(trie.piece_count());
-                Tries::Trie { trie, hay, memo: trie.memo() }
+                Tries::Trie { index, trie, hay, memo: trie.memo() }
             }
+            (_, Some(index)) => Tries::walk(index, hay.target()),
             _ => Tries::Hay(hay),
         }
+    }
+
+    /// An indexed group's rules tried one by one through its trie.
+    fn walk(index: &'r Index, target: &'t [u8]) -> Tries<'h, 't, 'r> {
+        let trie = index.trie();
+        Tries::Walk { index, trie, hay: trie.searched(target) }
     }
 
     /// How rule `r` of `rules` matches, if it does.
@@ -439,12 +556,30 @@ impl<'h, 't, 'r> Tries<'h, 't, 'r> {
     ) -> Option<Hit<'r>> {
         let rule = rules.get(r)?;
         match self {
+            Tries::Trie { index, hay, .. }
+                if index.rejects(r, hay.bytes()) =>
+            {
+                None
+            }
+            Tries::Walk { index, hay, .. }
+                if index.rejects(r, hay.bytes()) =>
+            {
+                None
+            }
             Tries::Plain(plain) => hit(rule, how, |_, s| s.matches_in(plain)),
             Tries::Hay(hay) => hit(rule, how, |_, s| s.matches_in(*hay)),
-            Tries::Trie { trie, hay, memo } => {
+            Tries::Trie { trie, hay, memo, .. } => {
                 hit(rule, how, |k, shape| match k {
                     0 => trie
                         .match_end(r, hay, memo)
+                        .unwrap_or_else(|()| shape.matches_in(hay)),
+                    _ => shape.matches_in(hay),
+                })
+            }
+            Tries::Walk { trie, hay, .. } => {
+                hit(rule, how, |k, shape| match k {
+                    0 => trie
+                        .walk_end(r, hay)
                         .unwrap_or_else(|()| shape.matches_in(hay)),
                     _ => shape.matches_in(hay),
                 })
@@ -539,11 +674,13 @@ impl Best {
     }
 }
 
-/// A rule that matched: the pattern that did and its priority.
+/// A rule that matched: the pattern that did, its priority, and where
+/// the match ended.
 struct Hit<'r> {
     rule: &'r Rule,
     normalized: &'r [u8],
     priority: usize,
+    end: usize,
 }
 
 /// How `rule` matches, if it does, where `end(k, shape)` is where the
@@ -552,10 +689,24 @@ struct Hit<'r> {
 fn hit<'r>(
     rule: &'r Rule,
     how: Priority,
-    end: impl FnMut(usize, Shape<'r>) -> Option<usize>,
+    mut end: impl FnMut(usize, Shape<'r>) -> Option<usize>,
 ) -> Option<Hit<'r>> {
-    let (shape, priority) = shape_hit(rule.shapes(), how, end)?;
-    Some(Hit { rule, normalized: shape.normalized(), priority })
+    if rule.directory.is_none() {
+        // One pattern (nearly every rule): as below, without iterators.
+        let shape = rule.pattern.shape(&rule.value);
+        if shape.is_empty() {
+            return None;
+        }
+        let end = end(0, shape)?;
+        let normalized = shape.normalized();
+        let priority = match how {
+            Priority::PatternOctets => normalized.len(),
+            Priority::MatchedOctets => end,
+        };
+        return Some(Hit { rule, normalized, priority, end });
+    }
+    let (shape, priority, end) = shape_end(rule.shapes(), how, end)?;
+    Some(Hit { rule, normalized: shape.normalized(), priority, end })
 }
 
 /// The first of a rule's `shapes` that matches (`end(k, shape)`: where
@@ -564,8 +715,17 @@ fn hit<'r>(
 pub(crate) fn shape_hit<'r>(
     shapes: impl Iterator<Item = Shape<'r>>,
     how: Priority,
-    mut end: impl FnMut(usize, Shape<'r>) -> Option<usize>,
+    end: impl FnMut(usize, Shape<'r>) -> Option<usize>,
 ) -> Option<(Shape<'r>, usize)> {
+    shape_end(shapes, how, end).map(|(shape, priority, _)| (shape, priority))
+}
+
+/// [`shape_hit`], and where the match ends.
+fn shape_end<'r>(
+    shapes: impl Iterator<Item = Shape<'r>>,
+    how: Priority,
+    mut end: impl FnMut(usize, Shape<'r>) -> Option<usize>,
+) -> Option<(Shape<'r>, usize, usize)> {
     let (shape, end) = shapes
         .enumerate()
         .filter(|(_, s)| !s.is_empty())
@@ -574,7 +734,7 @@ pub(crate) fn shape_hit<'r>(
         Priority::PatternOctets => shape.normalized().len(),
         Priority::MatchedOctets => end,
     };
-    Some((shape, priority))
+    Some((shape, priority, end))
 }
 
 type Outcome = (Verdict, Reason, Option<usize>);

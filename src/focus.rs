@@ -16,9 +16,11 @@
 //! One pass over the file, O(|file|) line splitting (`memchr`) and key
 //! recognition; pattern compilation and allocation only for the kept
 //! groups. Decisions cost what they cost on a full parse of the kept
-//! groups (see `decide`). Must never answer for another crawler: the
-//! crawler is fixed at parse time.
+//! groups (see `decide`), less the selection of groups, made once at
+//! parse time. Must never answer for another crawler: the crawler is
+//! fixed at parse time.
 
+use crate::agent::{Selection, select};
 use crate::explain::Decision;
 use crate::parse::{Group, RobotsTxt};
 use crate::profile::Profile;
@@ -41,6 +43,8 @@ use crate::target::Error;
 pub struct ForAgent {
     robots: RobotsTxt,
     agent: String,
+    /// The groups of `robots` the agent obeys, selected once.
+    selection: Selection,
 }
 
 impl RobotsTxt {
@@ -48,10 +52,9 @@ impl RobotsTxt {
     /// the groups it does not obey are skipped as they are read. Its
     /// decisions equal `RobotsTxt::parse(body, profile).decide(agent, ..)`.
     pub fn parse_for(body: &[u8], profile: &Profile, agent: &str) -> ForAgent {
-        ForAgent {
-            robots: RobotsTxt::parse_focused(body, profile, agent),
-            agent: agent.to_string(),
-        }
+        let robots = RobotsTxt::parse_focused(body, profile, agent);
+        let selection = select(robots.groups(), agent, robots.profile());
+        ForAgent { robots, agent: agent.to_string(), selection }
     }
 }
 
@@ -91,7 +94,7 @@ impl ForAgent {
 
     /// [`RobotsTxt::is_allowed`] for the crawler.
     pub fn is_allowed(&self, url: &str) -> bool {
-        self.robots.is_allowed(&self.agent, url)
+        self.robots.is_allowed_in(&self.agent, &self.selection, url)
     }
 
     /// [`RobotsTxt::crawl_delay`] for the crawler.

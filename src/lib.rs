@@ -42,6 +42,7 @@
 //! | §2.2.2 longest match, ties, no match, `/robots.txt` | `decide` |
 //! | §2.2.1 and §2.2.2 for one crawler: its groups only ([`RobotsTxt::parse_for`]) | `focus` |
 //! | one URL in one pass, nothing kept ([`RobotsTxt::check_once`]) | `once` |
+//! | a long URL decided on its raw path when a prefix settles it | `early` |
 //! | §2.3.1, §2.4 access results and caching | [`fetch`] |
 //!
 //! # Complexity
@@ -57,7 +58,12 @@
 //! (a trie over their pieces, `trie`) over bit-parallel occurrence sets
 //! (`haystack`); a decision over few rules searches with `memmem` and
 //! builds nothing. [`RobotsTxt::is_allowed`] wants only the verdict and
-//! stops early (the longest patterns first; no rule left can change it).
+//! stops early (the longest patterns first; no rule left can change it);
+//! on a long URL those longest rules are tried on the raw path first, and
+//! a verdict their matches settle within a prefix free of `#` and of
+//! anything canonicalisation changes needs no pass over the rest of the
+//! URL (`early`). Walks of few rules search each piece with a `memmem`
+//! searcher built once per group (`trie`).
 //! A crawler reads a file for itself: [`RobotsTxt::parse_for`] keeps only
 //! the groups its token selects and skips the rest as it reads them;
 //! [`RobotsTxt::check_once`] asks one URL in that same pass, matching each
@@ -76,6 +82,7 @@ mod agent;
 mod classify;
 mod decide;
 mod diag;
+mod early;
 mod encode;
 mod explain;
 pub mod fetch;

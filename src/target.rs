@@ -77,6 +77,11 @@ fn split(url: &str) -> Option<(&str, &str, &str)> {
         Some(hash) => &url[..hash],
         None => url,
     };
+    split_parts(url)
+}
+
+/// [`split`] of a URL with no fragment.
+fn split_parts(url: &str) -> Option<(&str, &str, &str)> {
     let after_scheme = match scheme_len(url) {
         Some(n) if url[n..].starts_with("//") => n,
         Some(_) if !url.starts_with('/') => return None,
@@ -95,6 +100,26 @@ fn split(url: &str) -> Option<(&str, &str, &str)> {
         }
     }
     Some((&url[..after_scheme], &rest[..auth_len], path))
+}
+
+/// `url` as scheme and authority, and the rest as written, fragment and
+/// all, not canonicalised: what [`match_octets`] reduces, for a caller
+/// that reads only a prefix of it (see `early`). `None` when `url` is
+/// not a path from `/` (or when its scheme and authority cannot be told
+/// apart without first cutting a fragment: then its head holds a `#`).
+pub(crate) fn raw_path(url: &str) -> Option<(&[u8], &[u8])> {
+    let (scheme, authority, path) = split_parts(url)?;
+    let head = &url.as_bytes()[..scheme.len() + authority.len()];
+    let path = path.as_bytes();
+    let plain_head = memchr::memchr(b'#', head).is_none();
+    (plain_head && path.first() == Some(&b'/')).then_some((head, path))
+}
+
+/// No octet of `raw` (a prefix of a raw path) ends the path (`#`) or is
+/// changed by any canonicalisation step: [`match_octets`] keeps these
+/// octets as they are.
+pub(crate) fn is_plain(raw: &[u8]) -> bool {
+    memchr::memchr(b'#', raw).is_none() && is_canonical(raw)
 }
 
 /// The octets rules are compared with: path and query, canonicalised;

@@ -10,18 +10,33 @@
 //! many rules pass through it. The last piece is not an edge: it is
 //! placed per rule (at the very end when the pattern is anchored).
 //!
+//! A decision that tries few of the group's rules (the longest rules
+//! probed first, or the candidates of a short target) walks each rule's
+//! path without a memo ([`PieceTrie::walk_end`]) through [`Searched`],
+//! which searches a numbered piece with that piece's own `memmem`
+//! searcher, built once for the group on the piece's first search and
+//! kept: a `memchr::memmem::find` call builds its searcher every time,
+//! which costs more than a search that stops a few octets on.
+//!
 //! # Complexity
 //!
 //! Building: one pass over the pieces, O(Σ |pattern|) with hashing; the
 //! trie has at most one node per piece of every rule. A decision: each
 //! node is evaluated at most once (one search of its piece), each rule
 //! costs O(1) beyond its path, and the memo is one `u32` per node,
-//! allocated per decision: use it for decisions over many rules. Knows
-//! nothing of rules' kinds, agents or precedence; never panics.
+//! allocated per decision: use it for decisions over many rules. A walk
+//! without memo costs one search per piece of the rule's pattern (each
+//! O(|target| + |piece|)), nothing allocated but the caller's path
+//! buffer. A piece's searcher is O(|piece|) to build and to keep, built
+//! once per group. Knows nothing of rules' kinds, agents or precedence;
+//! never panics.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
-use crate::pattern::{Find, Shape};
+use memchr::memmem::Finder;
+
+use crate::pattern::{Find, Plain, Shape};
 
 /// Longer targets are not walked here (the memo holds positions as
 /// `u32`); the caller matches rule by rule instead.
@@ -44,6 +59,8 @@ struct Node {
 struct Walk {
     /// The node after the first and the middle pieces.
     node: u32,
+    /// Those pieces' numbers: `PieceTrie::steps[steps.0..steps.1]`.
+    steps: (u32, u32),
     /// The last piece, when the pattern has a wildcard.
     last: Option<u32>,
     anchored: bool,
@@ -55,8 +72,12 @@ pub(crate) struct PieceTrie {
     nodes: Vec<Node>,
     /// The pieces, by number.
     pieces: Vec<Box<[u8]>>,
+    /// Each piece's searcher, by number, built on its first search.
+    finders: Vec<OnceLock<Finder<'static>>>,
     /// By rule position; `None` for a rule given no shape.
     rules: Vec<Option<Walk>>,
+    /// Each rule's first and middle pieces, by number, rule after rule.
+    steps: Vec<u32>,
 }
 
 /// What a decision knows about each node: 0 not yet, 1 no match, else
@@ -91,8 +112,11 @@ impl PieceTrie {
                 _ => (&pieces[..], None),
             };
             let mut node = ROOT;
+            // OK: a group's pieces number far fewer than 2^32.
+            let from = t.steps.len() as u32;
             for (k, &piece) in walked.iter().enumerate() {
                 let piece = number(piece);
+                t.steps.push(piece);
                 node = *children.entry((node, piece)).or_insert_with(|| {
                     let first = k == 0;
                     t.nodes.push(Node { parent: node, piece, first });
@@ -101,9 +125,24 @@ impl PieceTrie {
                 });
             }
             let anchored = shape.is_anchored();
-            t.rules.push(Some(Walk { node, last, anchored }));
+            let steps = (from, t.steps.len() as u32);
+            t.rules.push(Some(Walk { node, steps, last, anchored }));
         }
+        t.finders = t.pieces.iter().map(|_| OnceLock::new()).collect();
         t
+    }
+
+    /// Piece `id`'s searcher, built on first use; `None` past the last
+    /// piece.
+    fn finder(&self, id: u32) -> Option<&Finder<'static>> {
+        let piece = self.pieces.get(id as usize)?;
+        let cell = self.finders.get(id as usize)?;
+        Some(cell.get_or_init(|| Finder::new(&piece[..]).into_owned()))
+    }
+
+    /// `target`, searched through this trie's kept searchers.
+    pub fn searched<'a, 't>(&'a self, target: &'t [u8]) -> Searched<'a, 't> {
+        Searched { trie: self, target }
     }
 
     /// How many distinct pieces there are (numbers are below this).
@@ -126,6 +165,41 @@ impl PieceTrie {
         hay: &impl Find,
         memo: &mut Memo,
     ) -> Result<Option<usize>, ()> {
+        self.end_by(r, hay, |walk| self.position(walk.node, hay, memo))
+    }
+
+    /// [`PieceTrie::match_end`] without a memo: the rule's pieces are
+    /// searched in order, none remembered.
+    #[allow(clippy::result_unit_err)]
+    pub fn walk_end(
+        &self,
+        r: usize,
+        hay: &impl Find,
+    ) -> Result<Option<usize>, ()> {
+        self.end_by(r, hay, |walk| {
+            let (from, to) = walk.steps;
+            let steps = self.steps.get(from as usize..to as usize)?;
+            let mut pos = 0;
+            for (k, &id) in steps.iter().enumerate() {
+                let piece = &self.pieces[id as usize];
+                pos = match (k, piece.is_empty()) {
+                    (0, _) => hay.bytes().starts_with(piece).then_some(0)?,
+                    (_, true) => pos,
+                    _ => hay.find_numbered(id, piece, pos)?,
+                } + piece.len();
+            }
+            Some(pos)
+        })
+    }
+
+    /// The end of rule `r`'s match, given `position`: where its walk
+    /// stands after its first and middle pieces (`None`: it fails).
+    fn end_by(
+        &self,
+        r: usize,
+        hay: &impl Find,
+        position: impl FnOnce(Walk) -> Option<usize>,
+    ) -> Result<Option<usize>, ()> {
         let walk = self.rules.get(r).copied().flatten().ok_or(())?;
         let target = hay.bytes();
         if target.len() > MAX_TARGET {
@@ -137,7 +211,7 @@ impl PieceTrie {
                 return Ok(None);
             }
         }
-        let Some(pos) = self.position(walk.node, hay, memo) else {
+        let Some(pos) = position(walk) else {
             return Ok(None);
         };
         let end = match walk.last {
@@ -154,6 +228,18 @@ impl PieceTrie {
             }
         };
         Ok(end)
+    }
+
+    /// Where the walk stands after node `n`'s piece, from `pos`.
+    fn step(&self, n: u32, pos: usize, hay: &impl Find) -> Option<usize> {
+        let node = *self.nodes.get(n as usize)?;
+        let piece = &self.pieces[node.piece as usize];
+        let next = match (node.first, piece.is_empty()) {
+            (true, _) => hay.bytes().starts_with(piece).then_some(0),
+            (false, true) => Some(pos),
+            (false, false) => hay.find_numbered(node.piece, piece, pos),
+        };
+        next.map(|at| at + piece.len())
     }
 
     /// The walk's position after `node`, computing (and remembering) the
@@ -178,14 +264,7 @@ impl PieceTrie {
             at = self.nodes[at as usize].parent;
         };
         while let Some(n) = path.pop() {
-            let node = self.nodes[n as usize];
-            let piece = &self.pieces[node.piece as usize];
-            let next = match (node.first, piece.is_empty()) {
-                (true, _) => hay.bytes().starts_with(piece).then_some(0),
-                (false, true) => Some(pos),
-                (false, false) => hay.find_numbered(node.piece, piece, pos),
-            };
-            let Some(next) = next.map(|at| at + piece.len()) else {
+            let Some(next) = self.step(n, pos, hay) else {
                 memo.0[n as usize] = 1;
                 // Every unknown node below fails too.
                 for &below in &path {
@@ -198,6 +277,50 @@ impl PieceTrie {
             pos = next;
         }
         Some(pos)
+    }
+}
+
+/// Targets shorter than this are searched octet by octet: a searcher's
+/// start-up would cost more than the search.
+const SEARCHER_MIN_LEN: usize = 64;
+
+/// A target whose numbered pieces are searched with the trie's kept
+/// searchers (see the module doc); other needles as `Haystack::direct`
+/// would.
+pub(crate) struct Searched<'a, 't> {
+    trie: &'a PieceTrie,
+    target: &'t [u8],
+}
+
+impl Find for Searched<'_, '_> {
+    fn bytes(&self) -> &[u8] {
+        self.target
+    }
+
+    fn find(&self, needle: &[u8], from: usize) -> Option<usize> {
+        crate::haystack::Haystack::direct(self.target).find(needle, from)
+    }
+
+    fn find_numbered(
+        &self,
+        id: u32,
+        needle: &[u8],
+        from: usize,
+    ) -> Option<usize> {
+        let hay = self.target.get(from..)?;
+        if hay.starts_with(needle) {
+            return Some(from);
+        }
+        if let [octet] = needle {
+            return memchr::memchr(*octet, hay).map(|i| i + from);
+        }
+        if self.target.len() < SEARCHER_MIN_LEN {
+            return Plain(self.target).find(needle, from);
+        }
+        match self.trie.finder(id) {
+            Some(f) if f.needle() == needle => f.find(hay).map(|i| i + from),
+            _ => memchr::memmem::find(hay, needle).map(|i| i + from),
+        }
     }
 }
 

@@ -4,7 +4,8 @@
 //! groups only), `check_once` (one pass, nothing kept) and
 //! `decide_indexed` (all of these, index at once) against
 //! `decide_linear` (every rule, octet by octet), over generated files
-//! with large groups and URLs derived from their rules.
+//! with large groups and URLs derived from their rules (long ones too,
+//! decided first on their raw path: `early`).
 
 use proptest::prelude::*;
 use robots_oracle::{Profile, RobotsTxt};
@@ -99,6 +100,38 @@ fn url() -> impl Strategy<Value = String> {
     })
 }
 
+/// Long URLs (at least 256 octets: the longest rules are probed first,
+/// on the raw path), with what canonicalisation changes (`%61`, `é`,
+/// `*`, `$`) or a fragment (`#`) early, late or nowhere, absolute or
+/// not, and `/robots.txt` with a long fragment.
+fn long_url() -> impl Strategy<Value = String> {
+    let part = prop_oneof![
+        6 => "[ab]{1,3}",
+        3 => Just("/".to_string()),
+        3 => (5..60usize).prop_map(|n| "ab/".repeat(n)),
+        1 => Just("%61".to_string()),
+        1 => Just("%2f".to_string()),
+        1 => Just("é".to_string()),
+        1 => Just("*".to_string()),
+        1 => Just("$".to_string()),
+        1 => Just("#".to_string()),
+        1 => Just("?q=".to_string()),
+    ];
+    let head = prop_oneof![
+        4 => Just(""),
+        1 => Just("https://example.com"),
+        1 => Just("https://ex#ample.com"),
+        1 => Just("/robots.txt#"),
+    ];
+    (head, prop::collection::vec(part, 1..10)).prop_map(|(head, parts)| {
+        let mut url = format!("{head}/{}", parts.concat());
+        while url.len() < 300 {
+            url.push_str("ab/");
+        }
+        url
+    })
+}
+
 /// One large `*` group (hundreds of rules: indexed, keys in the
 /// automaton, pieces numbered) and long targets (shared bitsets).
 fn large_file() -> impl Strategy<Value = String> {
@@ -120,7 +153,7 @@ proptest! {
     #[test]
     fn large_groups_and_long_targets_decide_as_the_plain_reading(
         body in large_file(),
-        urls in prop::collection::vec(url(), 1..8),
+        urls in prop::collection::vec(prop_oneof![url(), long_url()], 1..8),
         p in profile(),
     ) {
         let robots = RobotsTxt::parse(body.as_bytes(), &p);
@@ -132,11 +165,50 @@ proptest! {
                 prop_assert_eq!(robots.is_allowed("FooBot", url), plain.is_allowed());
             }
         }
+        let mine = RobotsTxt::parse_for(body.as_bytes(), &p, "FooBot");
+        for _ in 0..5 {
+            for url in &urls {
+                let plain = robots.decide_linear("FooBot", url).unwrap();
+                prop_assert_eq!(mine.is_allowed(url), plain.is_allowed(), "{}", url);
+            }
+        }
     }
+}
+
+/// A group just large enough to be indexed (its longest rules are
+/// probed, and often settle the verdict).
+fn small_indexed_file() -> impl Strategy<Value = String> {
+    prop::collection::vec((any::<bool>(), pattern()), 8..24).prop_map(
+        |rules| {
+            let mut body = String::from("User-agent: *\n");
+            for (allow, p) in rules {
+                let key = if allow { "Allow" } else { "Disallow" };
+                body.push_str(&format!("{key}: {p}\n"));
+            }
+            body
+        },
+    )
 }
 
 proptest! {
     #![proptest_config(config())]
+
+    #[test]
+    fn long_urls_settled_on_their_raw_path_decide_as_the_plain_reading(
+        body in small_indexed_file(),
+        urls in prop::collection::vec(long_url(), 1..6),
+        p in profile(),
+    ) {
+        let robots = RobotsTxt::parse(body.as_bytes(), &p);
+        let mine = RobotsTxt::parse_for(body.as_bytes(), &p, "FooBot");
+        for url in &urls {
+            let plain = robots.decide_linear("FooBot", url).unwrap();
+            prop_assert_eq!(&robots.decide_indexed("FooBot", url).unwrap(), &plain);
+            for _ in 0..5 {
+                prop_assert_eq!(mine.is_allowed(url), plain.is_allowed(), "{}", url);
+            }
+        }
+    }
 
     #[test]
     fn the_fast_path_decides_as_the_plain_reading(
@@ -205,4 +277,55 @@ fn threads_share_a_parsed_file_and_its_index() {
             });
         }
     });
+}
+
+#[test]
+fn a_long_fragment_after_robots_txt_leaves_it_allowed() {
+    // Every rule is a disallow and `/` matches: the probe settles
+    // "disallowed" on the raw path at its first octet; but the URL is
+    // `/robots.txt` (its fragment dropped, or `%2E` decoded), always
+    // allowed (R2.2.2-10).
+    let mut body = String::from("User-agent: *\nDisallow: /\n");
+    for i in 0..10 {
+        body.push_str(&format!("Disallow: /x{i}\n"));
+    }
+    let p = Profile::rfc9309();
+    let robots = RobotsTxt::parse(body.as_bytes(), &p);
+    let mine = RobotsTxt::parse_for(body.as_bytes(), &p, "FooBot");
+    let tail = "a".repeat(300);
+    for url in [format!("/robots.txt#{tail}"), format!("/robots%2Etxt#{tail}")]
+    {
+        for _ in 0..6 {
+            assert!(mine.is_allowed(&url), "{url}");
+            assert!(robots.is_allowed("FooBot", &url), "{url}");
+        }
+        assert_eq!(
+            robots.decide_indexed("FooBot", &url).unwrap(),
+            robots.decide_linear("FooBot", &url).unwrap()
+        );
+    }
+    assert!(!mine.is_allowed(&format!("/robots.txt/{tail}")));
+}
+
+#[test]
+fn a_fragment_before_the_path_leaves_only_the_root() {
+    // `/ab` settles "disallowed" on what follows the `#`; but the URL's
+    // path is `/` (the `#` starts its fragment), which no rule matches.
+    let mut body = String::from("User-agent: *\nDisallow: /ab\n");
+    for i in 0..10 {
+        body.push_str(&format!("Disallow: /x{i}\n"));
+    }
+    let p = Profile::rfc9309();
+    let robots = RobotsTxt::parse(body.as_bytes(), &p);
+    let mine = RobotsTxt::parse_for(body.as_bytes(), &p, "FooBot");
+    let url = format!("https://ex#ample.com/ab{}", "/a".repeat(200));
+    for _ in 0..6 {
+        assert!(mine.is_allowed(&url));
+    }
+    assert_eq!(
+        robots.decide_indexed("FooBot", &url).unwrap(),
+        robots.decide_linear("FooBot", &url).unwrap()
+    );
+    let path = format!("https://example.com/ab{}", "/a".repeat(200));
+    assert!(!mine.is_allowed(&path));
 }

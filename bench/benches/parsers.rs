@@ -11,6 +11,14 @@
 //! The corpus groups are skipped, with a message, when the archive is
 //! missing. Hostile inputs are cut down for parsers marked `bounded` (the
 //! benchmark id says so); see `Subject::bounded` for why.
+//!
+//! The groups are the rows of `robots-conformance bench` (parse only,
+//! parse+check, many checks, the three hostile inputs), and at the end
+//! each group's mean times are printed as `time/oracle` ratios, the
+//! figures `bench` prints, read back from criterion's own results
+//! (`target/criterion`, or `$CRITERION_HOME`). Which peers answer
+//! correctly is `bench`'s business (`agrees`); this prints every peer.
+//! Times are reported, never asserted.
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -18,7 +26,6 @@ use std::time::Duration;
 
 use criterion::{
     BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group,
-    criterion_main,
 };
 use robots_bench::{self as bench, CORPUS_PATH, Query, Subject};
 use robots_diff::corpus;
@@ -127,4 +134,93 @@ criterion_group! {
         .measurement_time(Duration::from_secs(3));
     targets = all
 }
-criterion_main!(benches);
+
+fn main() {
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+    ratios::print();
+}
+
+/// `time/oracle` per group, from criterion's saved estimates.
+mod ratios {
+    use std::collections::BTreeMap;
+    use std::path::{Path, PathBuf};
+
+    /// Where criterion saves its results.
+    fn home() -> PathBuf {
+        if let Some(home) = std::env::var_os("CRITERION_HOME") {
+            return home.into();
+        }
+        let target = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| {
+                Path::new(env!("CARGO_MANIFEST_DIR")).join("../target")
+            });
+        target.join("criterion")
+    }
+
+    /// Every `new/benchmark.json` below `dir`, with its mean in ns:
+    /// (group, subject, parameter) → mean.
+    fn collect(dir: &Path, out: &mut BTreeMap<(String, String, String), f64>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for e in entries.flatten() {
+            let path = e.path();
+            if !path.is_dir() {
+                continue;
+            }
+            if path.file_name().is_some_and(|n| n == "new") {
+                let read = |f: &str| -> Option<serde_json::Value> {
+                    let text = std::fs::read_to_string(path.join(f)).ok()?;
+                    serde_json::from_str(&text).ok()
+                };
+                let (Some(id), Some(est)) =
+                    (read("benchmark.json"), read("estimates.json"))
+                else {
+                    continue;
+                };
+                let text = |v: &serde_json::Value| {
+                    v.as_str().unwrap_or_default().to_string()
+                };
+                // `from_parameter(name)` ids have the name as value.
+                let (f, v) =
+                    (text(&id["function_id"]), text(&id["value_str"]));
+                let (subject, param) =
+                    if f.is_empty() { (v, String::new()) } else { (f, v) };
+                let key = (text(&id["group_id"]), subject, param);
+                if let Some(mean) = est["mean"]["point_estimate"].as_f64() {
+                    out.insert(key, mean);
+                }
+            } else {
+                collect(&path, out);
+            }
+        }
+    }
+
+    pub fn print() {
+        let mut means = BTreeMap::new();
+        collect(&home(), &mut means);
+        let mut groups: BTreeMap<&str, Vec<(&str, &str, f64)>> =
+            BTreeMap::new();
+        for ((g, f, v), &mean) in &means {
+            groups.entry(g).or_default().push((f, v, mean));
+        }
+        println!(
+            "\ntime/oracle (criterion means; `bounded`: a cut-down input, not compared)"
+        );
+        for (group, rows) in groups {
+            let oracle = rows.iter().find(|r| r.0 == "oracle").map(|r| r.2);
+            println!("{group}");
+            for (subject, param, mean) in rows {
+                let ratio = match (oracle, param) {
+                    (Some(o), "") if o > 0.0 => format!("{:.2}", mean / o),
+                    _ => "-".into(),
+                };
+                let name = match param {
+                    "" => subject.to_string(),
+                    p => format!("{subject}/{p}"),
+                };
+                println!("  {name:<24} {:>14.1} ns {ratio:>10}", mean);
+            }
+        }
+    }
+}
