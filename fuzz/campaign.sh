@@ -46,8 +46,15 @@ seconds=$(($(date +%s) - start))
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out")
 rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$out")
 crash=0
-[ "$rc" -eq 0 ] || crash=1
-echo "$(date -u +%Y-%m-%dT%H:%MZ) $target ${execs:-0} $seconds ${rate:-0} $crash $(git rev-parse --short HEAD)" >>"$log"
+note=""
+# 72 is libFuzzer's -interrupted_exitcode: stopped by SIGINT/SIGTERM,
+# not a crash; its executions still count.
+case $rc in
+  0) ;;
+  72) note=" interrupted" ;;
+  *) crash=1 ;;
+esac
+echo "$(date -u +%Y-%m-%dT%H:%MZ) $target ${execs:-0} $seconds ${rate:-0} $crash $(git rev-parse --short HEAD)$note" >>"$log"
 tail -1 "$log"
 if [ "$crash" -ne 0 ]; then
   grep -Ev '^#[0-9]+ +(NEW|REDUCE|pulse|INITED)' "$out" | cut -c1-1000 | tail -40
