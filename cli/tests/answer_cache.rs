@@ -9,33 +9,18 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir()
-        .join(format!("rc-cache-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+mod common;
 
-/// Whether python3 runs here (it must in CI).
-fn have_python() -> bool {
-    if Command::new("python3").arg("--version").output().is_ok() {
-        return true;
-    }
-    assert!(std::env::var_os("CI").is_none(), "python3 is required in CI");
-    eprintln!("skipped: python3 not installed");
-    false
+use common::{clause_index_into, have_python};
+
+/// A fresh folder for `name`.
+fn scratch(name: &str) -> PathBuf {
+    common::scratch(&format!("cache-{name}"))
 }
 
 /// A cases folder: one case per body, each asking `urls`.
 fn cases(root: &Path, bodies: &[&str], urls: &[&str]) {
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    std::fs::copy(
-        here.join("../spec-cases/clauses.toml"),
-        root.join("clauses.toml"),
-    )
-    .unwrap();
-    std::fs::create_dir_all(root.join("t")).unwrap();
+    clause_index_into(root);
     let checks: Vec<String> = urls
         .iter()
         .map(|u| {

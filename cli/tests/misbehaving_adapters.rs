@@ -13,13 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-fn scratch(name: &str) -> PathBuf {
-    let d =
-        std::env::temp_dir().join(format!("rc-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use common::{have_python, report, scratch};
 
 /// A cases folder with one case whose URLs trigger each misbehaviour.
 /// Each test gets its own folder (`tag`): tests run in parallel.
@@ -31,13 +25,7 @@ fn cases(tag: &str) -> PathBuf {
 /// `n` cases (one batch each) whose checks ask `urls`.
 fn cases_with(tag: &str, urls: &[&str], n: usize) -> PathBuf {
     let root = scratch(&format!("cases-{tag}"));
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    std::fs::copy(
-        here.join("../spec-cases/clauses.toml"),
-        root.join("clauses.toml"),
-    )
-    .unwrap();
-    std::fs::create_dir_all(root.join("t")).unwrap();
+    common::clause_index_into(&root);
     let checks: Vec<String> = urls
         .iter()
         .map(|u| {
@@ -171,21 +159,6 @@ fn a_baseline_fails_the_run_only_when_an_outcome_changes() {
     assert_eq!(run.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains("unexpected pass"), "{stdout}");
     assert!(stdout.contains("1 failing"), "{stdout}");
-}
-
-/// Whether python3 runs here (it must in CI).
-fn have_python() -> bool {
-    if Command::new("python3").arg("--version").output().is_ok() {
-        return true;
-    }
-    assert!(std::env::var_os("CI").is_none(), "python3 is required in CI");
-    eprintln!("skipped: python3 not installed");
-    false
-}
-
-fn report(out: &Path) -> serde_json::Value {
-    serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap())
-        .unwrap()
 }
 
 fn assert_ran(run: &Output) {

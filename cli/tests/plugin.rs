@@ -12,12 +12,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::{
-    Check, bin, cases, outcome, report, run_watching_peak, scratch, text,
+    Check, bin, cases, have_python, outcome, report, run_watching_peak,
+    scratch, text,
 };
-
-fn have_python() -> bool {
-    Command::new("python3").arg("-c").arg("1").output().is_ok()
-}
 
 /// A parser's repository with its adapter in `ci/robots/python-mylib/`:
 /// a prefix matcher of `Disallow:` lines, over the project's Python

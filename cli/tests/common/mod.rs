@@ -61,6 +61,16 @@ pub fn cases(tag: &str, robots: &str, checks: &[Check]) -> PathBuf {
 /// `(stem, bytes)`, the file `t/<stem>.toml` holding those bytes as given.
 pub fn case_files(tag: &str, files: &[(&str, &[u8])]) -> PathBuf {
     let root = scratch(&format!("cases-{tag}"));
+    clause_index_into(&root);
+    for (stem, bytes) in files {
+        std::fs::write(root.join(format!("t/{stem}.toml")), bytes).unwrap();
+    }
+    root
+}
+
+/// Makes `root` a cases folder: the project's clause index and an empty
+/// `t/` for the test's case files.
+pub fn clause_index_into(root: &Path) {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     std::fs::copy(
         here.join("../spec-cases/clauses.toml"),
@@ -68,10 +78,17 @@ pub fn case_files(tag: &str, files: &[(&str, &[u8])]) -> PathBuf {
     )
     .unwrap();
     std::fs::create_dir_all(root.join("t")).unwrap();
-    for (stem, bytes) in files {
-        std::fs::write(root.join(format!("t/{stem}.toml")), bytes).unwrap();
+}
+
+/// Whether python3 runs here; in CI it must (the test fails instead of
+/// skipping).
+pub fn have_python() -> bool {
+    if Command::new("python3").arg("--version").output().is_ok() {
+        return true;
     }
-    root
+    assert!(std::env::var_os("CI").is_none(), "python3 is required in CI");
+    eprintln!("skipped: python3 not installed");
+    false
 }
 
 /// `out/report.json`.
