@@ -223,19 +223,8 @@ impl RobotsTxt {
         let how = p.priority;
         let group =
             |i: usize| (&self.groups[i].rules[..], self.index_of(i, scan));
-        // One group (the usual case) needs no allocation.
-        let one: [GroupRules<'_>; 1];
-        let many: Vec<GroupRules<'_>>;
-        let groups: &[GroupRules<'_>] = match selection.groups[..] {
-            [i] => {
-                one = [group(i)];
-                &one
-            }
-            _ => {
-                many = selection.groups.iter().map(|&i| group(i)).collect();
-                &many
-            }
-        };
+        let obeyed = Obeyed::collect(&selection.groups, group);
+        let groups = obeyed.as_slice();
         if first {
             for &(rules, index) in groups {
                 let mut tries = Tries::new(scan, index, &hay);
@@ -488,6 +477,34 @@ const SHARED_SEARCH_RULES: usize = 32;
 
 /// One obeyed group's rules and its index, if it has one.
 pub(crate) type GroupRules<'r> = (&'r [Rule], Option<&'r Index>);
+
+/// The rules (and index) of each obeyed group; one group, the usual
+/// case, without allocation.
+pub(crate) enum Obeyed<'r> {
+    One([GroupRules<'r>; 1]),
+    Many(Vec<GroupRules<'r>>),
+}
+
+impl<'r> Obeyed<'r> {
+    /// `group(i)` for each group index, in order.
+    pub(crate) fn collect(
+        indices: &[usize],
+        group: impl Fn(usize) -> GroupRules<'r>,
+    ) -> Obeyed<'r> {
+        match indices {
+            [i] => Obeyed::One([group(*i)]),
+            _ => Obeyed::Many(indices.iter().map(|&i| group(i)).collect()),
+        }
+    }
+
+    /// The groups, as a slice.
+    pub(crate) fn as_slice(&self) -> &[GroupRules<'r>] {
+        match self {
+            Obeyed::One(one) => one,
+            Obeyed::Many(many) => many,
+        }
+    }
+}
 
 /// Verdict, reason, hits, the winner's position among them, the groups.
 type Settled<'r> = (Verdict, Reason, Vec<Hit<'r>>, Option<usize>, Selection);

@@ -31,7 +31,7 @@
 //! carry a non-match from R to T, nor run under another precedence.
 
 use crate::agent::Selection;
-use crate::decide::{GroupRules, PROBE_TARGET, Scan, probe, tops};
+use crate::decide::{Obeyed, PROBE_TARGET, Scan, probe, tops};
 use crate::explain::Verdict;
 use crate::parse::RobotsTxt;
 use crate::profile::{Precedence, Priority};
@@ -78,19 +78,8 @@ impl RobotsTxt {
             };
             (&self.groups[i].rules[..], index)
         };
-        // One group (the usual case) needs no allocation.
-        let one: [GroupRules<'_>; 1];
-        let many: Vec<GroupRules<'_>>;
-        let groups: &[GroupRules<'_>] = match selection.groups[..] {
-            [i] => {
-                one = [group(i)];
-                &one
-            }
-            _ => {
-                many = selection.groups.iter().map(|&i| group(i)).collect();
-                &many
-            }
-        };
+        let obeyed = Obeyed::collect(&selection.groups, group);
+        let groups = obeyed.as_slice();
         if groups.iter().all(|(_, index)| index.is_none()) {
             return Raw::Skipped;
         }
