@@ -279,16 +279,23 @@ fn threads_share_a_parsed_file_and_its_index() {
     });
 }
 
+/// `User-agent: *`, `Disallow: FIRST`, then ten `Disallow: /xN` rules
+/// (enough rules for the probe of a long URL to run).
+fn disallows_then_ten_more(first: &str) -> String {
+    let mut body = format!("User-agent: *\nDisallow: {first}\n");
+    for i in 0..10 {
+        body.push_str(&format!("Disallow: /x{i}\n"));
+    }
+    body
+}
+
 #[test]
 fn a_long_fragment_after_robots_txt_leaves_it_allowed() {
     // Every rule is a disallow and `/` matches: the probe settles
     // "disallowed" on the raw path at its first octet; but the URL is
     // `/robots.txt` (its fragment dropped, or `%2E` decoded), always
     // allowed (R2.2.2-10).
-    let mut body = String::from("User-agent: *\nDisallow: /\n");
-    for i in 0..10 {
-        body.push_str(&format!("Disallow: /x{i}\n"));
-    }
+    let body = disallows_then_ten_more("/");
     let p = Profile::rfc9309();
     let robots = RobotsTxt::parse(body.as_bytes(), &p);
     let mine = RobotsTxt::parse_for(body.as_bytes(), &p, "FooBot");
@@ -311,10 +318,7 @@ fn a_long_fragment_after_robots_txt_leaves_it_allowed() {
 fn a_fragment_before_the_path_leaves_only_the_root() {
     // `/ab` settles "disallowed" on what follows the `#`; but the URL's
     // path is `/` (the `#` starts its fragment), which no rule matches.
-    let mut body = String::from("User-agent: *\nDisallow: /ab\n");
-    for i in 0..10 {
-        body.push_str(&format!("Disallow: /x{i}\n"));
-    }
+    let body = disallows_then_ten_more("/ab");
     let p = Profile::rfc9309();
     let robots = RobotsTxt::parse(body.as_bytes(), &p);
     let mine = RobotsTxt::parse_for(body.as_bytes(), &p, "FooBot");
