@@ -12,23 +12,30 @@
 //! # Cost
 //!
 //! Most switches change only how a parsed file is *decided*
-//! ([`Profile::parsing`] pins them), so the body is parsed once per
-//! distinct parse-relevant profile, and each parse is decided under every
-//! profile that shares it (the parse is the same; only the deciding
-//! profile is swapped in). The parses are kept per thread for the body
-//! classified last, so the other URLs of a check and the other parsers
-//! disagreeing on it reuse them; what they hold is charged against
-//! `MAX_KEPT_BYTES`, and past it a profile is decided by
+//! ([`Profile::parsing`] pins them), and the lexer's switches cannot act
+//! on a body without the octets they concern (`settle`: a BOM, a CR, a
+//! NUL, a line past the cap, a body past the limit). So the body is parsed
+//! once per distinct parse-relevant profile left, each parse is decided
+//! under every profile that shares it (the parse is the same; only the
+//! deciding profile is swapped in), and a profile that settles like one
+//! decided already is not decided again. The parses are kept per thread for
+//! the body classified last, sharing one copy of its octets, so the other
+//! URLs of a check and the other parsers disagreeing on it reuse them;
+//! what they hold is charged against `MAX_KEPT_BYTES`
+//! ([`RobotsTxt::kept_bytes`]), and past it a profile is decided by
 //! [`RobotsTxt::check_once`], one pass that keeps nothing. Same result
 //! as parsing the body afresh for every profile (tested against that
 //! reading in `robots-gen`'s `classify_reference` test).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::explain::Verdict;
-use crate::parse::RobotsTxt;
+use crate::kept_lines::{KeptLines, LexView};
+use crate::parse::{RobotsTxt, kept_len};
 use crate::profile::{Profile, Switch, switches};
+use crate::settle::Facts;
 use crate::target::match_octets;
 
 /// What the parses one thread keeps may be charged together (see
@@ -84,13 +91,21 @@ impl Classification {
     }
 }
 
-/// The parses of one body by [`Profile::parsing`], kept between the
-/// classifications of that body on one thread (the URLs of a check, the
-/// parsers that disagree on it), within a budget of bytes.
+/// The parses of one body by [`Profile::parsing`], kept between the classifications of that body on one
+/// thread (the URLs of a check, the parsers that disagree on it), within
+/// a budget of bytes. The parses share the body's kept octets.
 struct Parses {
     body: Vec<u8>,
-    by_view: HashMap<Profile, RobotsTxt>,
-    /// What the parses are charged (see [`Parses::charge`]), and may be.
+    facts: Facts,
+    /// The kept octets of the body, one per distinct kept length.
+    files: Vec<Arc<[u8]>>,
+    /// The lines of the files, one per lexer view.
+    lexed: HashMap<LexView, KeptLines>,
+    /// The bases' parse-relevant fields (see [`ParseKey`]).
+    bases: Vec<Profile>,
+    by_key: HashMap<ParseKey, RobotsTxt>,
+    /// What the files and parses are charged (see
+    /// [`RobotsTxt::kept_bytes`]), and may be.
     bytes: usize,
     cap: usize,
 }
@@ -101,47 +116,102 @@ thread_local! {
 
 impl Parses {
     fn new(cap: usize) -> Parses {
-        let (body, by_view, bytes) = (Vec::new(), HashMap::new(), 0);
-        Parses { body, by_view, bytes, cap }
+        let (body, files, bytes) = (Vec::new(), Vec::new(), 0);
+        let (lexed, by_key, bases) = (HashMap::new(), HashMap::new(), vec![]);
+        let facts = Facts::of(&body);
+        Parses { body, facts, files, lexed, bases, by_key, bytes, cap }
     }
 
     /// Makes these the parses of `body` (dropping another body's).
     fn of(&mut self, body: &[u8]) -> &mut Parses {
         if self.body != body {
-            self.by_view.clear();
+            self.by_key.clear();
+            self.bases.clear();
+            self.lexed.clear();
+            self.files.clear();
             self.bytes = 0;
             self.body.clear();
             self.body.extend_from_slice(body);
+            self.facts = Facts::of(body);
         }
         self
     }
 
-    /// A parse's charge: the file copy and a generous share for its
-    /// groups, rules and diagnostics.
-    fn charge(&self) -> usize {
-        self.body.len().saturating_mul(3).saturating_add(1024)
+    /// The kept octets of the body under `p`, shared, when there is room
+    /// for them.
+    fn file(&mut self, p: &Profile) -> Option<Arc<[u8]>> {
+        let len = kept_len(&self.body, p);
+        if let Some(f) = self.files.iter().find(|f| f.len() == len) {
+            return Some(Arc::clone(f));
+        }
+        if self.bytes + len > self.cap {
+            return None;
+        }
+        self.bytes += len;
+        let f: Arc<[u8]> = Arc::from(&self.body[..len]);
+        self.files.push(Arc::clone(&f));
+        Some(f)
     }
 
-    /// The verdict under `p` for a URL that is a path (checked by
-    /// [`classify`]): on the kept parse `p` shares, parsed now if there
-    /// is room, else in one pass that keeps nothing.
-    fn verdict(&mut self, p: &Profile, agent: &str, url: &str) -> Verdict {
-        let key = p.parsing();
-        let charge = self.charge();
-        let allowed = match self.by_view.get_mut(&key) {
+    /// The parse of the kept octets `file` under `p`, on the lines of
+    /// the profiles that lex alike, lexed once (and kept if there is
+    /// room).
+    fn parse(&mut self, file: Arc<[u8]>, p: &Profile) -> RobotsTxt {
+        let view = LexView::of(p);
+        if let Some(lines) = self.lexed.get(&view) {
+            return RobotsTxt::parse_relexed(file, lines, p);
+        }
+        let lines = KeptLines::lex(&file, p);
+        let r = RobotsTxt::parse_relexed(file, &lines, p);
+        if self.bytes + lines.bytes() <= self.cap {
+            self.bytes += lines.bytes();
+            self.lexed.insert(view, lines);
+        }
+        r
+    }
+
+    /// The slot of `base`'s parse-relevant fields among the bases this
+    /// body was classified under.
+    fn base_slot(&mut self, base: &Profile) -> u16 {
+        let key = base.parsing();
+        match self.bases.iter().position(|b| *b == key) {
+            Some(i) => i as u16,
+            None => {
+                self.bases.push(key);
+                (self.bases.len() - 1) as u16
+            }
+        }
+    }
+
+    /// The verdict under `p`, whose parse `key` names, for a URL that is
+    /// a path (checked by [`classify`]): on the kept parse, parsed now
+    /// and kept if there is room, else in one pass that keeps nothing.
+    fn verdict(
+        &mut self,
+        key: ParseKey,
+        p: Profile,
+        agent: &str,
+        url: &str,
+    ) -> Verdict {
+        let allowed = match self.by_key.get_mut(&key) {
             Some(r) => {
-                // The parse is the one `p` makes: `p.parsing()` is equal.
-                r.profile = p.clone();
+                // The parse is the one `p` makes (see `ParseKey`).
+                r.profile = p;
                 r.is_allowed(agent, url)
             }
-            None if self.bytes + charge <= self.cap => {
-                self.bytes += charge;
-                let r = RobotsTxt::parse(&self.body, p);
-                let allowed = r.is_allowed(agent, url);
-                self.by_view.insert(key, r);
-                allowed
-            }
-            None => RobotsTxt::check_once(&self.body, p, agent, url),
+            None => match self.file(&p) {
+                Some(file) => {
+                    let r = self.parse(file, &p);
+                    let allowed = r.is_allowed(agent, url);
+                    let charge = r.kept_bytes();
+                    if self.bytes + charge <= self.cap {
+                        self.bytes += charge;
+                        self.by_key.insert(key, r);
+                    }
+                    allowed
+                }
+                None => RobotsTxt::check_once(&self.body, &p, agent, url),
+            },
         };
         match allowed {
             true => Verdict::Allowed,
@@ -149,6 +219,21 @@ impl Parses {
         }
     }
 }
+
+/// Which parse a profile of a classification makes: its base's slot
+/// (`Parses::base_slot`) and the switches applied to the base that change
+/// [`Profile::parsing`] (indices into [`switches`], `NONE` for none), in
+/// the order applied. A switch that leaves `parsing()` alone leaves the
+/// parse alone, so profiles with one key parse the body alike; profiles
+/// with different keys may too, and are then parsed twice (never wrong).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct ParseKey {
+    base: u16,
+    first: u16,
+    second: u16,
+}
+
+const NONE: u16 = u16::MAX;
 
 /// Explains why a parser answered `theirs` where the oracle under `base`
 /// answers otherwise. Single switches are tried first, in
@@ -178,23 +263,74 @@ fn classify_in(
     if match_octets(url, base).is_err() {
         return Classification::Unexplained;
     }
-    let mut under = |p: &Profile| parses.verdict(p, agent, url);
-    let candidates: Vec<&'static Switch> =
-        switches().iter().filter(|s| s.changes(base)).collect();
-    for s in &candidates {
-        if under(&s.applied_to(base)) == theirs {
+    // A profile that settles (see `settle`) like one decided already
+    // decides alike: a switch that cannot act on this body gives the base
+    // verdict, and a pair holding one gives its other switch's.
+    let facts = parses.facts;
+    let settled_base = facts.settle(base);
+    let base_parsing = base.parsing();
+    let slot = parses.base_slot(base);
+    let key = |first: u16, second: u16| ParseKey { base: slot, first, second };
+    let mut base_verdict = None;
+    // The switches that change the base, by index, and whether each
+    // changes its parse.
+    let candidates: Vec<(u16, &'static Switch, bool)> = switches()
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.changes(base))
+        .map(|(i, s)| {
+            let parses = s.applied_to(base).parsing() != base_parsing;
+            (i as u16, s, parses)
+        })
+        .collect();
+    let mut singles: Vec<(Profile, Verdict)> =
+        Vec::with_capacity(candidates.len());
+    for &(i, s, parsed) in &candidates {
+        let p = s.applied_to(base);
+        let settled = facts.settle(&p);
+        let v = if settled == settled_base {
+            *base_verdict.get_or_insert_with(|| {
+                parses.verdict(key(NONE, NONE), base.clone(), agent, url)
+            })
+        } else {
+            let k = if parsed { key(i, NONE) } else { key(NONE, NONE) };
+            parses.verdict(k, p, agent, url)
+        };
+        if v == theirs {
             return Classification::Switches(vec![s]);
         }
+        singles.push((settled, v));
     }
-    for (i, a) in candidates.iter().enumerate() {
+    for (x, &(i, a, a_parses)) in candidates.iter().enumerate() {
         let pa = a.applied_to(base);
-        for b in &candidates[i + 1..] {
+        for (y, &(j, b, b_parses)) in candidates.iter().enumerate().skip(x + 1)
+        {
             if a.axis == b.axis
                 && a.name.split('=').next() == b.name.split('=').next()
             {
                 continue; // two values of one field
             }
-            if under(&b.applied_to(&pa)) == theirs {
+            let p = b.applied_to(&pa);
+            let ((sa, va), (sb, vb)) = (&singles[x], &singles[y]);
+            let settled_like = if *sa == settled_base || *sb == settled_base {
+                match facts.settle(&p) {
+                    s if s == *sa => Some(*va),
+                    s if s == *sb => Some(*vb),
+                    _ => None,
+                }
+            } else {
+                None
+            };
+            let v = settled_like.unwrap_or_else(|| {
+                let k = match (a_parses, b_parses) {
+                    (true, true) => key(i, j),
+                    (true, false) => key(i, NONE),
+                    (false, true) => key(j, NONE),
+                    (false, false) => key(NONE, NONE),
+                };
+                parses.verdict(k, p, agent, url)
+            });
+            if v == theirs {
                 return Classification::Switches(vec![a, b]);
             }
         }
@@ -254,7 +390,7 @@ mod tests {
                         let got =
                             classify_in(none, "FooBot", url, &base, theirs);
                         assert_eq!(got, kept);
-                        assert!(none.by_view.is_empty());
+                        assert!(none.by_key.is_empty());
                     }
                 }
             }

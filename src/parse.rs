@@ -16,7 +16,8 @@ use std::sync::Arc;
 use crate::agent::names;
 use crate::diag::{Diagnostic, DiagnosticKind};
 use crate::index::LazyIndex;
-use crate::lex::{Content, Key, Line, lex};
+use crate::kept_lines::KeptLines;
+use crate::lex::{Content, Key, lex};
 use crate::octets::Octets;
 use crate::once::Stream;
 use crate::pattern::{Pattern, Shape};
@@ -412,31 +413,34 @@ impl Builder<'_> {
         }
     }
 
-    fn line(&mut self, l: &Line<'_>) {
-        for n in &l.notes {
-            self.note(l.number, n.clone());
+    fn line(
+        &mut self,
+        number: u32,
+        content: Content<'_>,
+        notes: &[DiagnosticKind],
+    ) {
+        for n in notes {
+            self.note(number, n.clone());
         }
-        match l.content {
+        match content {
             Content::Blank if self.profile.blank_line_ends_group => {
                 self.close()
             }
             Content::Blank | Content::Invalid => {}
             Content::Pair { key, value } => match key {
-                Key::UserAgent => self.user_agent(l.number, value),
-                Key::Allow => self.rule(l.number, RuleKind::Allow, value),
-                Key::Disallow => {
-                    self.rule(l.number, RuleKind::Disallow, value)
-                }
+                Key::UserAgent => self.user_agent(number, value),
+                Key::Allow => self.rule(number, RuleKind::Allow, value),
+                Key::Disallow => self.rule(number, RuleKind::Disallow, value),
                 Key::Sitemap if self.focus.is_some() => self.record_seen(),
                 Key::Sitemap => {
                     self.record_seen();
                     self.sitemaps.push(Record {
-                        line: l.number,
+                        line: number,
                         key: "sitemap".into(),
                         value: lossy(value),
                     });
                 }
-                Key::Other(k) => self.other(l.number, k, value),
+                Key::Other(k) => self.other(number, k, value),
             },
         }
     }
@@ -444,7 +448,7 @@ impl Builder<'_> {
 
 /// What of a body can be parsed: the parse limit, with room for a BOM
 /// and one more octet so that lexing still sees the limit reached.
-fn kept_len(body: &[u8], profile: &Profile) -> usize {
+pub(crate) fn kept_len(body: &[u8], profile: &Profile) -> usize {
     body.len().min(profile.parse_limit.saturating_add(4))
 }
 
@@ -488,9 +492,26 @@ impl<'p> Builder<'p> {
         let mut last = 1;
         for line in lexed.lines {
             last = line.number;
-            self.line(&line);
+            self.line(line.number, line.content, &line.notes);
         }
         if lexed.limit_reached {
+            self.note(last, DiagnosticKind::ParseLimitReached);
+        }
+        self.close();
+    }
+
+    /// [`Builder::read`] on lines lexed already from `file`, under a
+    /// profile with this one's [`LexView`](crate::kept_lines::LexView).
+    fn read_kept(&mut self, kept: &KeptLines, file: &[u8]) {
+        if kept.bom_skipped {
+            self.note(1, DiagnosticKind::BomSkipped);
+        }
+        let mut last = 1;
+        for (number, content, notes) in kept.lines(file) {
+            last = number;
+            self.line(number, content, notes);
+        }
+        if kept.limit_reached {
             self.note(last, DiagnosticKind::ParseLimitReached);
         }
         self.close();
@@ -547,8 +568,75 @@ impl RobotsTxt {
         focus: Option<Focus<'_>>,
     ) -> RobotsTxt {
         let file: Arc<[u8]> = Arc::from(&body[..kept_len(body, profile)]);
+        RobotsTxt::build_on(file, profile, focus)
+    }
+
+    /// What a kept parse may come to hold besides its file, generously:
+    /// its groups, rules, records and diagnostics, and the rule index
+    /// `decide` builds later (linear in the rules' octets).
+    pub(crate) fn kept_bytes(&self) -> usize {
+        let items = self.groups.len()
+            + self.sitemaps.len()
+            + self.records.len()
+            + self.diagnostics.len();
+        let text = |rs: &[Record]| -> usize {
+            rs.iter().map(|r| 256 + r.key.len() + r.value.len()).sum()
+        };
+        let mut bytes = 1024 + 256 * items;
+        bytes += text(&self.sitemaps) + text(&self.records);
+        for d in &self.diagnostics {
+            use crate::diag::DiagnosticKind::*;
+            if let LenientKey(t)
+            | UnknownKey(t)
+            | InvalidProductToken(Some(t)) = &d.kind
+            {
+                bytes += t.len();
+            }
+        }
+        for g in &self.groups {
+            bytes += text(&g.records);
+            for a in &g.agents {
+                bytes += 256;
+                if let AgentToken::Named(t) | AgentToken::Invalid(t) = &a.token
+                {
+                    bytes += t.len();
+                }
+            }
+            bytes += g
+                .rules
+                .iter()
+                .map(|r| 256 + 16 * r.value.len())
+                .sum::<usize>();
+        }
+        bytes
+    }
+
+    /// [`RobotsTxt::parse`] of a body whose kept octets are `file`
+    /// (`body[..kept_len(body, profile)]`), read from `kept`, the lines
+    /// `file` was lexed into under a profile with `profile`'s lexer view:
+    /// several parses of one body then share one copy of it and one
+    /// lexing (`classify` keeps many).
+    pub(crate) fn parse_relexed(
+        file: Arc<[u8]>,
+        kept: &KeptLines,
+        profile: &Profile,
+    ) -> RobotsTxt {
+        let mut b = Builder::new(profile, Some(Arc::clone(&file)), None);
+        b.read_kept(kept, &file);
+        RobotsTxt::built(b, profile, file)
+    }
+
+    fn build_on(
+        file: Arc<[u8]>,
+        profile: &Profile,
+        focus: Option<Focus<'_>>,
+    ) -> RobotsTxt {
         let mut b = Builder::new(profile, Some(Arc::clone(&file)), focus);
         b.read(&file);
+        RobotsTxt::built(b, profile, file)
+    }
+
+    fn built(b: Builder<'_>, profile: &Profile, file: Arc<[u8]>) -> RobotsTxt {
         RobotsTxt {
             indexes: b.groups.iter().map(|_| LazyIndex::default()).collect(),
             groups: b.groups,

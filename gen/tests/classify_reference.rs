@@ -59,7 +59,7 @@ fn other(v: Verdict) -> Verdict {
 #[test]
 fn classify_equals_a_full_parse_per_profile() {
     let (mut compared, mut pairs, mut unexplained) = (0, 0, 0);
-    for i in 0..100 {
+    for i in 0..300 {
         let c = from_seed(9309, i);
         if c.robots.len() > 64 * 1024 {
             continue; // the plain reading is slow on the huge bodies
@@ -99,6 +99,59 @@ fn classify_equals_a_full_parse_per_profile() {
     // The comparison reached every branch: singles, pairs, unexplained.
     assert!(compared > 500, "{compared} classifications compared");
     assert!(pairs > 0 && unexplained > 0, "{pairs} pairs, {unexplained} none");
+}
+
+/// A change to a body.
+type Edit = fn(&[u8]) -> Vec<u8>;
+
+/// Bases with a small parse limit and line cap, and bodies with and
+/// without a BOM, CR, NUL or a long line: `classify` decides a switch
+/// that cannot act on a body (a lexer field its octets never reach) by
+/// the profile it settles like, and must still give the plain reading's
+/// classification, on both sides of each limit.
+#[test]
+fn settled_switches_classify_as_the_plain_reading() {
+    let mut bases = Vec::new();
+    for mut base in [Profile::rfc9309(), Profile::google()] {
+        bases.push(base.clone());
+        base.parse_limit = 120;
+        base.max_line_bytes = Some(24);
+        bases.push(base);
+    }
+    let edits: [Edit; 5] = [
+        |b| b.to_vec(),
+        |b| [&b"\xEF\xBB\xBF"[..], b].concat(),
+        |b| b.iter().map(|&c| if c == b'\n' { b'\r' } else { c }).collect(),
+        |b| [b, &b"Disallow: /n\0x\n"[..]].concat(),
+        |b| {
+            [&b"Disallow: /aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n"[..], b]
+                .concat()
+        },
+    ];
+    let mut compared = 0;
+    for i in 0..60 {
+        let c = from_seed(4242, i);
+        if c.robots.len() > 4 * 1024 {
+            continue;
+        }
+        for edit in edits {
+            let body = edit(&c.robots);
+            for url in c.urls.iter().take(2) {
+                for base in &bases {
+                    let ours = RobotsTxt::parse(&body, base)
+                        .decide(&c.agent, url)
+                        .ok()
+                        .map(|d| d.verdict);
+                    let theirs = ours.map_or(Verdict::Allowed, other);
+                    let got = classify(&body, &c.agent, url, base, theirs);
+                    let want = reference(&body, &c.agent, url, base, theirs);
+                    assert_eq!(got, want, "check {i}, url {url:?}");
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared > 1000, "{compared} classifications compared");
 }
 
 #[test]
