@@ -5,8 +5,11 @@
 //! with the same view cut a body into the same lines. [`KeptLines`] holds
 //! what `lex` made of a body's kept octets (see `parse::kept_len`), with
 //! offsets in place of slices so that it can be kept beside the octets,
-//! and [`KeptLines::lines`] gives the very lines back for the builder.
-//! Nothing here decides how a line is read: `lex` does, once.
+//! and [`KeptLines::lines`] gives the lines back for the builder (a run
+//! of blank lines as its last one). Nothing here decides how a line is
+//! read: `lex` does, once. Held to the parse it stands for by the
+//! property test `parses_on_kept_lines_are_parses`: the same groups,
+//! rules, records, sitemaps and diagnostics as `RobotsTxt::parse`.
 //!
 //! Linear in the body; the kept lines cost [`KeptLines::bytes`]. Never
 //! panics on lines of the octets they were lexed from (the only ones the
@@ -72,7 +75,18 @@ struct KeptLine {
     notes: Vec<DiagnosticKind>,
 }
 
-/// What `lex` made of some octets under one [`LexView`].
+impl KeptLine {
+    /// Blank, and nothing noted.
+    fn is_plain_blank(&self) -> bool {
+        matches!(self.content, KeptContent::Blank) && self.notes.is_empty()
+    }
+}
+
+/// What `lex` made of some octets under one [`LexView`], but for runs of
+/// blank lines with nothing noted, each kept as its last line: the
+/// builder reads such a run as one line (a blank line ends the open group
+/// or does nothing, and ending no group does nothing), and a file of
+/// comments (one of 500 KiB is a hostile case) is then a few lines.
 #[derive(Clone, Debug)]
 pub(crate) struct KeptLines {
     lines: Vec<KeptLine>,
@@ -95,31 +109,40 @@ impl KeptLines {
         let lexed = lex(file, p);
         let (bom_skipped, limit_reached) =
             (lexed.bom_skipped, lexed.limit_reached);
-        let lines = lexed
-            .lines
-            .map(|l| {
-                let content = match l.content {
-                    Content::Blank => KeptContent::Blank,
-                    Content::Invalid => KeptContent::Invalid,
-                    Content::Pair { key, value } => KeptContent::Pair {
-                        key: match key {
-                            Key::UserAgent => KeptKey::UserAgent,
-                            Key::Allow => KeptKey::Allow,
-                            Key::Disallow => KeptKey::Disallow,
-                            Key::Sitemap => KeptKey::Sitemap,
-                            Key::Other(k) => KeptKey::Other(offsets(file, k)),
-                        },
-                        value: offsets(file, value),
+        let mut lines: Vec<KeptLine> = Vec::new();
+        let kept = lexed.lines.map(|l| {
+            let content = match l.content {
+                Content::Blank => KeptContent::Blank,
+                Content::Invalid => KeptContent::Invalid,
+                Content::Pair { key, value } => KeptContent::Pair {
+                    key: match key {
+                        Key::UserAgent => KeptKey::UserAgent,
+                        Key::Allow => KeptKey::Allow,
+                        Key::Disallow => KeptKey::Disallow,
+                        Key::Sitemap => KeptKey::Sitemap,
+                        Key::Other(k) => KeptKey::Other(offsets(file, k)),
                     },
-                };
-                KeptLine { number: l.number, content, notes: l.notes }
-            })
-            .collect();
+                    value: offsets(file, value),
+                },
+            };
+            KeptLine { number: l.number, content, notes: l.notes }
+        });
+        for line in kept {
+            match lines.last_mut() {
+                Some(last)
+                    if last.is_plain_blank() && line.is_plain_blank() =>
+                {
+                    last.number = line.number;
+                }
+                _ => lines.push(line),
+            }
+        }
         KeptLines { lines, bom_skipped, limit_reached }
     }
 
-    /// The lines again, as `lex` gave them, on the `file` they were
-    /// lexed from: number, content and notes.
+    /// The lines again, as `lex` gave them (but for runs of blank lines,
+    /// see [`KeptLines`]), on the `file` they were lexed from: number,
+    /// content and notes.
     pub(crate) fn lines<'a>(
         &'a self,
         file: &'a [u8],
@@ -155,15 +178,37 @@ impl KeptLines {
 mod tests {
     use proptest::prelude::*;
 
+    use std::sync::Arc;
+
     use super::*;
+    use crate::parse::{RobotsTxt, kept_len};
     use crate::profile::switches;
 
-    /// Lines as `lex` gives them, as comparable text.
+    /// Lines as `lex` gives them, runs of plain blank lines as their
+    /// last, as comparable text.
     fn direct(file: &[u8], p: &Profile) -> Vec<String> {
-        lex(file, p)
-            .lines
-            .map(|l| format!("{} {:?} {:?}", l.number, l.content, l.notes))
-            .collect()
+        let mut out: Vec<(bool, String)> = Vec::new();
+        for l in lex(file, p).lines {
+            let plain = l.content == Content::Blank && l.notes.is_empty();
+            let text = format!("{} {:?} {:?}", l.number, l.content, l.notes);
+            match out.last_mut() {
+                Some((true, last)) if plain => *last = text,
+                _ => out.push((plain, text)),
+            }
+        }
+        out.into_iter().map(|(_, t)| t).collect()
+    }
+
+    /// Everything a parse is.
+    fn parsed(r: &RobotsTxt) -> String {
+        let sitemaps: Vec<&str> = r.sitemaps().collect();
+        format!(
+            "{:?}\n{:?}\n{:?}\n{:?}",
+            r.groups(),
+            r.records(),
+            sitemaps,
+            r.diagnostics()
+        )
     }
 
     fn kept(k: &KeptLines, file: &[u8]) -> Vec<String> {
@@ -239,6 +284,36 @@ mod tests {
             prop_assert_eq!(LexView::of(&q), LexView::of(&p));
             prop_assert_eq!(direct(&b, &q), direct(&b, &p));
         }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn parses_on_kept_lines_are_parses(
+            b in body(),
+            p in profile(),
+            limit in prop::option::of(0usize..300),
+        ) {
+            let mut p = p;
+            if let Some(limit) = limit {
+                p.parse_limit = limit;
+            }
+            let file: Arc<[u8]> = Arc::from(&b[..kept_len(&b, &p)]);
+            let kept = KeptLines::lex(&file, &p);
+            let on_kept = RobotsTxt::parse_relexed(file, &kept, &p);
+            prop_assert_eq!(parsed(&on_kept), parsed(&RobotsTxt::parse(&b, &p)));
+        }
+    }
+
+    #[test]
+    fn a_file_of_comments_is_kept_as_one_line() {
+        let body =
+            b"User-agent: *\n# a\n\n# b\nDisallow: /x\n# c\n# d\n".repeat(3);
+        let kept = KeptLines::lex(&body, &Profile::rfc9309());
+        assert_eq!(kept.lines.len(), 4 * 3);
+        let last = kept.lines.last().map(|l| l.number);
+        assert_eq!(last, Some(21));
     }
 
     #[test]

@@ -20,6 +20,8 @@ use crate::{Adapter, Capabilities, Explanation, Info, Reply, Request};
 pub struct Reference {
     profile: Profile,
     fetch_profile: FetchProfile,
+    /// Verdicts carry their explanation (see [`Reference::verdicts_only`]).
+    explain: bool,
     last: Option<(Arc<[u8]>, RobotsTxt)>,
     last_fetch: Option<(Arc<Scenario>, Access, Option<RobotsTxt>)>,
 }
@@ -29,7 +31,22 @@ impl Reference {
     pub fn new(profile: Profile) -> Reference {
         let fetch_profile =
             FetchProfile::by_name(profile.name).unwrap_or_default();
-        Reference { profile, fetch_profile, last: None, last_fetch: None }
+        let (last, last_fetch) = (None, None);
+        Reference { profile, fetch_profile, explain: true, last, last_fetch }
+    }
+
+    /// This oracle, answering decisions without their explanation (the
+    /// same verdicts and errors): for callers that compare verdicts only,
+    /// such as `diff`, where writing the explanation was most of the
+    /// oracle's time.
+    pub fn verdicts_only(self) -> Reference {
+        Reference { explain: false, ..self }
+    }
+
+    /// A decision as a reply, explained when this oracle explains.
+    fn verdict(&self, d: &robots_oracle::Decision) -> Reply {
+        let explanation = self.explain.then(|| Box::new(explanation(d)));
+        Reply::Verdict { verdict: d.verdict, explanation }
     }
 
     /// The oracle under `profile`, with fetch-level switches
@@ -249,10 +266,7 @@ impl Adapter for Reference {
         match request {
             Request::Decide { robots, agent, url } => {
                 match self.parsed(robots).decide(agent, url) {
-                    Ok(d) => Reply::Verdict {
-                        verdict: d.verdict,
-                        explanation: Some(Box::new(explanation(&d))),
-                    },
+                    Ok(d) => self.verdict(&d),
                     Err(e) => Reply::Error { message: e.to_string() },
                 }
             }
@@ -260,10 +274,7 @@ impl Adapter for Reference {
                 let agents: Vec<&str> =
                     agents.iter().map(String::as_str).collect();
                 match self.parsed(robots).decide_tokens(&agents, url) {
-                    Ok(d) => Reply::Verdict {
-                        verdict: d.verdict,
-                        explanation: Some(Box::new(explanation(&d))),
-                    },
+                    Ok(d) => self.verdict(&d),
                     Err(e) => Reply::Error { message: e.to_string() },
                 }
             }
@@ -335,5 +346,36 @@ mod tests {
             url: "http://example.com/".into(),
         });
         assert_eq!(governs, Reply::Value { value: false.into() });
+    }
+
+    #[test]
+    fn verdicts_only_answers_alike_without_explaining() {
+        let robots: Arc<[u8]> =
+            Arc::from(&b"User-agent: *\nDisallow: /a\nAllow: /a/b\n"[..]);
+        for profile in ["rfc9309", "google"] {
+            let mut full = Reference::for_profile(profile).unwrap();
+            let mut bare =
+                Reference::for_profile(profile).unwrap().verdicts_only();
+            for url in ["/a", "/a/b", "/c", "https://example.com/a", "a", ""] {
+                let req = Request::Decide {
+                    robots: robots.clone(),
+                    agent: "FooBot".into(),
+                    url: url.into(),
+                };
+                match (full.answer(&req), bare.answer(&req)) {
+                    (
+                        Reply::Verdict { verdict: v, explanation: Some(_) },
+                        Reply::Verdict { verdict: w, explanation: None },
+                    ) => assert_eq!(v, w, "{url}"),
+                    (
+                        Reply::Error { message: m },
+                        Reply::Error { message: n },
+                    ) => {
+                        assert_eq!(m, n, "{url}")
+                    }
+                    (a, b) => panic!("{url}: {a:?} against {b:?}"),
+                }
+            }
+        }
     }
 }

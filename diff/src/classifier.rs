@@ -93,10 +93,13 @@ impl Fitted {
     /// The reference adapter under this reading: the verdicts the parser
     /// is judged by come from it, through the `Adapter` trait.
     pub fn reference(&self) -> Box<dyn Adapter> {
-        Box::new(Reference::with_fetch_profile(
-            self.profile.clone(),
-            self.fetch.clone(),
-        ))
+        Box::new(
+            Reference::with_fetch_profile(
+                self.profile.clone(),
+                self.fetch.clone(),
+            )
+            .verdicts_only(),
+        )
     }
 
     /// Classifies `reply` to `s` against this reading.

@@ -294,12 +294,19 @@ impl Run<'_> {
                     .or_default() += 1;
             }
         }
-        let subject = item.subject();
-        let judged =
-            self.oracles.judged(&info.name, pi, &subject, Some(oracle[pi]));
+        // Most answers agree: the subject (a copy of the body) is made
+        // only for a fitted adapter's judgement or a disagreement.
+        let mut subject = None;
+        let judged = if self.oracles.is_fitted(&info.name) {
+            let s = subject.insert(item.subject());
+            self.oracles.judged(&info.name, pi, s, Some(oracle[pi]))
+        } else {
+            oracle[pi]
+        };
         if !differs(reply, judged) {
             return;
         }
+        let subject = subject.unwrap_or_else(|| item.subject());
         totals.disagreements += 1;
         let profile = self.oracles.references[pi].0.clone();
         let t = Instant::now();

@@ -44,6 +44,7 @@ impl Oracles {
         let references = Oracles::PROFILES
             .iter()
             .filter_map(|p| Reference::for_profile(p))
+            .map(Reference::verdicts_only)
             .map(|r| {
                 let profile = r.info().profile;
                 (profile, Box::new(r) as Box<dyn Adapter>)
