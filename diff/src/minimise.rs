@@ -1,6 +1,6 @@
 //! Delta debugging: shrink a check while a predicate keeps holding —
-//! first whole lines of the body, then its bytes, then the URL (Zeller's
-//! ddmin over each in turn).
+//! first whole lines of the body (after one try without repeated lines),
+//! then its bytes, then the URL (Zeller's ddmin over each in turn).
 //!
 //! Generic over the predicate: it never knows what a verdict is, and
 //! never exceeds its budget of predicate calls.
@@ -53,13 +53,19 @@ impl Width {
 }
 
 /// The first candidate of `candidates` that keeps, charging `budget`
-/// for the candidates up to it (all of them when none keeps).
+/// for the candidates up to it (all of them when none keeps). A judge
+/// that answers nothing gives up: the whole budget is spent.
 fn first_kept<T>(
     candidates: Vec<Vec<T>>,
     budget: &mut usize,
     keeps_all: &mut dyn FnMut(&[Vec<T>]) -> Vec<bool>,
 ) -> (usize, Option<Vec<T>>) {
     let verdicts = keeps_all(&candidates);
+    if verdicts.is_empty() && !candidates.is_empty() {
+        // The judge gives up (see `minimise_by`): the budget is spent.
+        *budget = 0;
+        return (candidates.len(), None);
+    }
     let first = verdicts.iter().position(|&k| k);
     let charged = first.map_or(candidates.len(), |j| j + 1);
     *budget -= charged;
@@ -148,6 +154,29 @@ fn line_spans(body: &[u8]) -> Vec<(usize, usize)> {
     starts.iter().copied().zip(ends).collect()
 }
 
+/// The octets of candidate bodies one minimisation's line pass asks
+/// about at most: a body that cannot shrink
+/// (a disagreement past the 500 KiB parse limit) would otherwise cost its
+/// whole budget in half-megabyte bodies; one that can shrink needs a few
+/// times its size (halves, then quarters, ...).
+pub const MAX_ASKED_BYTES: usize = 8 * 1024 * 1024;
+
+/// `ranges` (of `body`'s lines) without each line equal to the one
+/// before it, when there is such a line.
+fn without_repeats(
+    body: &[u8],
+    ranges: &[(usize, usize)],
+) -> Option<Vec<(usize, usize)>> {
+    let line = |&(a, b): &(usize, usize)| &body[a..b];
+    let mut kept: Vec<(usize, usize)> = Vec::with_capacity(ranges.len());
+    for r in ranges {
+        if kept.last().is_none_or(|last| line(last) != line(r)) {
+            kept.push(*r);
+        }
+    }
+    (kept.len() < ranges.len()).then_some(kept)
+}
+
 /// A check being minimised.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Subject {
@@ -172,7 +201,9 @@ pub fn minimise(
 /// [`minimise`] with the next candidates judged together (see
 /// [`ddmin_batched`]): `keeps_all` says, for each subject, whether it
 /// keeps. Same result and budget use as [`minimise`] with the same
-/// deterministic predicate.
+/// deterministic predicate, while the line pass stays under
+/// [`MAX_ASKED_BYTES`] (a batch asks about candidates `minimise` would
+/// not have, and they count).
 pub fn minimise_batched(
     s: Subject,
     budget: usize,
@@ -205,11 +236,35 @@ fn minimise_by(
         }
         out
     };
-    let kept = ddmin_by(ranges, &mut budget, max, &mut |cs| {
+    // The octets of the bodies asked about so far, against
+    // `MAX_ASKED_BYTES`: past it, the judge gives up (and the line pass
+    // ends; the byte pass, on a body of 2,000 octets at most, and the
+    // URL pass go on with what is left of the budget).
+    let mut asked = 0usize;
+    let mut ask_lines = |cs: &[Vec<(usize, usize)>]| -> Vec<bool> {
+        let bytes: usize =
+            cs.iter().flatten().map(|(a, b)| b - a).sum::<usize>();
+        if asked.saturating_add(bytes) > MAX_ASKED_BYTES {
+            return Vec::new();
+        }
+        asked += bytes;
         let subjects: Vec<Subject> =
             cs.iter().map(|rs| with_body(join(rs))).collect();
         keeps_all(&subjects)
-    });
+    };
+    // First one candidate without repeated lines (a line equal to the
+    // one before it): a long run of filler goes in one call.
+    let ranges = match without_repeats(&body, &ranges) {
+        Some(fewer) if budget > 0 => {
+            budget -= 1;
+            match ask_lines(std::slice::from_ref(&fewer))[..] {
+                [true] => fewer,
+                _ => ranges,
+            }
+        }
+        _ => ranges,
+    };
+    let kept = ddmin_by(ranges, &mut budget, max, &mut ask_lines);
     s.robots = join(&kept);
     if s.robots.len() <= 2_000 {
         let bytes = s.robots.clone();
@@ -346,6 +401,47 @@ mod tests {
             });
             assert_eq!(one, all, "budget {budget}");
         }
+    }
+
+    /// 20,000 lines of filler around the two that matter: gone in the
+    /// first call, and the rest minimised on a few lines.
+    #[test]
+    fn a_run_of_filler_goes_in_one_call() {
+        let filler = b"# filler filler filler filler\n".repeat(10_000);
+        let body =
+            [&b"User-agent: *\n"[..], &filler, b"Disallow: /x\n", &filler]
+                .concat();
+        let s = Subject { robots: body, agent: "a".into(), url: "/x".into() };
+        let (mut calls, mut bytes) = (0, 0);
+        let small = minimise(s, 400, &mut |c| {
+            calls += 1;
+            bytes += c.robots.len();
+            let t = String::from_utf8_lossy(&c.robots);
+            t.contains("User-agent: *") && t.contains("Disallow: /x")
+        });
+        let t = String::from_utf8_lossy(&small.robots);
+        assert!(t.len() <= 27, "{t:?}");
+        // The first call had the whole body; the next ones a few lines.
+        assert!(bytes < 600_000 + 50_000, "{calls} calls, {bytes} bytes");
+    }
+
+    /// A body that cannot shrink costs at most `MAX_ASKED_BYTES` of
+    /// candidates, whatever the budget.
+    #[test]
+    fn a_body_that_cannot_shrink_costs_a_bounded_number_of_bytes() {
+        let body: Vec<u8> = (0..5_000)
+            .flat_map(|i| format!("Disallow: /{i}\n").into_bytes())
+            .collect();
+        let s = Subject { robots: body, agent: "a".into(), url: "/x".into() };
+        let mut bytes = 0;
+        let whole = s.robots.len();
+        let same = minimise_batched(s, 100_000, &mut |cs| {
+            bytes += cs.iter().map(|c| c.robots.len()).sum::<usize>();
+            cs.iter().map(|c| c.robots.len() == whole).collect()
+        });
+        assert_eq!(same.robots.len(), whole);
+        assert!(bytes <= MAX_ASKED_BYTES, "{bytes} bytes asked");
+        assert!(bytes > MAX_ASKED_BYTES / 2, "{bytes} bytes asked");
     }
 
     #[test]
