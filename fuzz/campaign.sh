@@ -6,6 +6,8 @@
 # the first), and the commit. Cumulative counts per target are
 # `fuzz/campaign.sh --total`. Run targets one at a time; the machine is
 # shared. The binaries are built once by `cargo fuzz build -s none`.
+# ROBOTS_FUZZ_NICE sets the niceness (default 19: the fuzzer only takes
+# idle CPU; 5 lets it keep a fair share while builds run beside it).
 #
 # Usage: fuzz/campaign.sh TARGET SECONDS     (from anywhere)
 #        fuzz/campaign.sh --total
@@ -37,7 +39,7 @@ set +e
 # -timeout is wall time: niced on a busy machine a 100 ms call can wait
 # seconds for a core, so it is generous (a real hang still trips it).
 # shellcheck disable=SC2086
-nice -n 19 "$bin" "fuzz/corpus/$target" -max_total_time="$seconds" $extra -timeout=120 \
+nice -n "${ROBOTS_FUZZ_NICE:-19}" "$bin" "fuzz/corpus/$target" -max_total_time="$seconds" $extra -timeout=120 \
   -print_final_stats=1 -artifact_prefix="fuzz/artifacts/$target/" \
   >"$out" 2>&1
 rc=$?
