@@ -80,6 +80,17 @@ fn run(tag: &str, jobs: &str) -> (usize, serde_json::Value) {
     .unwrap();
     let md = std::fs::read_to_string(out.join("matrix.md")).unwrap();
     assert!(md.contains("## Cost per adapter"), "{md}");
+    // The page has the same table, one row per ready adapter.
+    let html = std::fs::read_to_string(out.join("matrix.html")).unwrap();
+    assert!(html.contains("<h2>Cost per adapter</h2>"));
+    for col in report["adapters"].as_array().unwrap() {
+        if col["status"] == "ready" {
+            let name = col["info"]["name"].as_str().unwrap();
+            let row = format!("<tr><td>{name}</td>");
+            assert!(html.contains(&row), "no cost row for {name}");
+            assert!(md.contains(&format!("| {name} | ")), "{md}");
+        }
+    }
     (seen.into_iter().max().unwrap(), report)
 }
 

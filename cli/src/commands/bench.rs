@@ -217,8 +217,10 @@ fn hostile(h: &Hostile, subjects: &[Subject], budget: Duration) -> Ratio {
         })
         .collect();
     let title = format!("hostile {}: {}", h.name, h.about);
-    section(&title, "ms/check", &rows, |t| {
-        format!("{:.4}", t.as_secs_f64() * 1e3)
+    // Microseconds with two decimals: a hostile check takes well under
+    // a millisecond, and four decimals of one left one or two digits.
+    section(&title, "µs/check", &rows, |t| {
+        format!("{:.2}", t.as_secs_f64() * 1e6)
     });
     ratio_of(format!("hostile {}", h.name), &rows)
 }

@@ -2,8 +2,9 @@
 //! JSON embedded; the page's script renders the cases × parsers table,
 //! the pruned view, the filters and the per-cell details.
 //!
-//! The review queue (see [`super::review`]) is rendered here, as static
-//! HTML, so it reads without the script too.
+//! The review queue (see [`super::review`]) and the cost table (see
+//! [`super::cost`]) are rendered here, as static HTML, so they read
+//! without the script too.
 //!
 //! It never fetches anything at view time and never embeds unescaped text.
 
@@ -14,6 +15,7 @@ use crate::matrix::Matrix;
 const TEMPLATE: &str = include_str!("matrix.html");
 const SLOT: &str = "/*REPORT_JSON*/null";
 const QUEUE_SLOT: &str = "<!--REVIEW_QUEUE-->";
+const COST_SLOT: &str = "<!--COST-->";
 
 /// `text` escaped for HTML element content and attribute values.
 fn escape(text: &str) -> String {
@@ -76,6 +78,31 @@ fn review_queue(m: &Matrix) -> String {
     h
 }
 
+/// The cost table (see [`super::cost`]) as a section of the page,
+/// folded.
+fn cost(m: &Matrix) -> String {
+    use super::cost;
+    let mut h = format!(
+        "<section class=\"block\" id=\"cost\">\n  <details class=\"sum\">\n    \
+         <summary><h2>Cost per adapter</h2> <span class=\"note\">{}</span></summary>\n    \
+         <div class=\"scroll-x\"><table class=\"t\"><tr>",
+        escape(&cost::summary(m))
+    );
+    for head in cost::HEADERS {
+        h.push_str(&format!("<th>{}</th>", escape(head)));
+    }
+    h.push_str("</tr>\n");
+    for row in cost::rows(m) {
+        h.push_str("    <tr>");
+        for cell in &row {
+            h.push_str(&format!("<td>{}</td>", escape(cell)));
+        }
+        h.push_str("</tr>\n");
+    }
+    h.push_str("    </table></div>\n  </details>\n</section>");
+    h
+}
+
 /// Writes the HTML report.
 ///
 /// # Errors
@@ -87,7 +114,11 @@ pub fn write(m: &Matrix, out: &mut impl Write) -> std::io::Result<()> {
     // escape every `<` (JSON reads `\u003c` as `<`).
     let json = json.replace('<', "\\u003c");
     let (head, tail) = TEMPLATE.split_once(SLOT).unwrap_or((TEMPLATE, ""));
-    let head = head.replacen(QUEUE_SLOT, &review_queue(m), 1);
+    let head = head.replacen(QUEUE_SLOT, &review_queue(m), 1).replacen(
+        COST_SLOT,
+        &cost(m),
+        1,
+    );
     out.write_all(head.as_bytes())?;
     out.write_all(json.as_bytes())?;
     out.write_all(tail.as_bytes())

@@ -119,50 +119,15 @@ pub fn write(m: &Matrix, out: &mut impl Write) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The cost section: what each ready adapter's column cost, the costliest
-/// (by wall time) first.
+/// The cost section (see [`super::cost`]).
 fn write_cost(m: &Matrix, out: &mut impl Write) -> std::io::Result<()> {
+    use super::cost;
     writeln!(out, "\n## Cost per adapter\n")?;
-    writeln!(
-        out,
-        "Wall {:.1} s; oracle explanations {:.1} s alongside; at most {} \
-         adapter instances asking at once (limit: {}).\n",
-        m.seconds,
-        m.explain_seconds,
-        m.busy_peak,
-        match m.busy_limit {
-            0 => "none".to_string(),
-            n => n.to_string(),
-        }
-    )?;
-    writeln!(
-        out,
-        "| adapter | wall s | CPU s | runner CPU s | waited s | instances | \
-         processes | asked | cached | confirmed | timeouts | crashes | \
-         protocol errors |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-    )?;
-    let mut cols: Vec<_> =
-        m.adapters.iter().filter(|c| c.status == "ready").collect();
-    cols.sort_by(|a, b| b.cost.wall_seconds.total_cmp(&a.cost.wall_seconds));
-    for col in cols {
-        let c = &col.cost;
-        writeln!(
-            out,
-            "| {} | {:.1} | {:.1} | {:.1} | {:.1} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            col.info.name,
-            c.wall_seconds,
-            c.cpu_seconds,
-            c.runner_cpu_seconds,
-            c.waited_seconds,
-            c.instances,
-            c.processes,
-            c.asked,
-            c.cached,
-            c.confirmations,
-            c.timeouts,
-            c.crashes,
-            c.protocol_errors
-        )?;
+    writeln!(out, "{}\n", cost::summary(m))?;
+    writeln!(out, "| {} |", cost::HEADERS.join(" | "))?;
+    writeln!(out, "|{}", "---|".repeat(cost::HEADERS.len()))?;
+    for row in cost::rows(m) {
+        writeln!(out, "| {} |", row.join(" | "))?;
     }
     Ok(())
 }

@@ -3,6 +3,7 @@
 //!
 //! Reports never run anything and never decide an outcome.
 
+pub mod cost;
 pub mod html;
 pub mod junit;
 pub mod markdown;
