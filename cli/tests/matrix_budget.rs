@@ -85,7 +85,7 @@ fn run(tag: &str, jobs: &str) -> (usize, serde_json::Value) {
     assert!(html.contains("<h2>Cost per adapter</h2>"));
     for col in report["adapters"].as_array().unwrap() {
         if col["status"] == "ready" {
-            let name = col["info"]["name"].as_str().unwrap();
+            let name = col["name"].as_str().unwrap();
             let row = format!("<tr><td>{name}</td>");
             assert!(html.contains(&row), "no cost row for {name}");
             assert!(md.contains(&format!("| {name} | ")), "{md}");
