@@ -182,7 +182,7 @@ mod tests {
 
     use super::*;
     use crate::parse::{RobotsTxt, kept_len};
-    use crate::profile::switches;
+    use crate::test_support::{body, parsed, profile};
 
     /// Lines as `lex` gives them, runs of plain blank lines as their
     /// last, as comparable text.
@@ -199,61 +199,10 @@ mod tests {
         out.into_iter().map(|(_, t)| t).collect()
     }
 
-    /// Everything a parse is.
-    fn parsed(r: &RobotsTxt) -> String {
-        let sitemaps: Vec<&str> = r.sitemaps().collect();
-        format!(
-            "{:?}\n{:?}\n{:?}\n{:?}",
-            r.groups(),
-            r.records(),
-            sitemaps,
-            r.diagnostics()
-        )
-    }
-
     fn kept(k: &KeptLines, file: &[u8]) -> Vec<String> {
         k.lines(file)
             .map(|(n, c, notes)| format!("{n} {c:?} {:?}", notes.to_vec()))
             .collect()
-    }
-
-    fn profile() -> impl Strategy<Value = Profile> {
-        let n = switches().len();
-        (any::<bool>(), prop::collection::vec(0..n, 0..8)).prop_map(
-            |(google, picks)| {
-                let mut p = if google {
-                    Profile::google()
-                } else {
-                    Profile::rfc9309()
-                };
-                for i in picks {
-                    p = switches()[i].applied_to(&p);
-                }
-                p
-            },
-        )
-    }
-
-    fn body() -> impl Strategy<Value = Vec<u8>> {
-        let atoms: Vec<&'static [u8]> = vec![
-            b"User-agent: a\n",
-            b"useragent *\r\n",
-            b"Disallow: /x",
-            b"Allow:/",
-            b"\n",
-            b"\r",
-            b"\0",
-            b"\xEF\xBB\xBF",
-            b"#c",
-            b" ",
-            b":",
-            b"x y",
-            b"Disalowed: /p",
-            b"sitemap: /s",
-            b"crawl-delay: 1",
-        ];
-        prop::collection::vec(prop::sample::select(atoms), 0..30)
-            .prop_map(|parts| parts.concat())
     }
 
     proptest! {
@@ -290,15 +239,7 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(2000))]
 
         #[test]
-        fn parses_on_kept_lines_are_parses(
-            b in body(),
-            p in profile(),
-            limit in prop::option::of(0usize..300),
-        ) {
-            let mut p = p;
-            if let Some(limit) = limit {
-                p.parse_limit = limit;
-            }
+        fn parses_on_kept_lines_are_parses(b in body(), p in profile()) {
             let file: Arc<[u8]> = Arc::from(&b[..kept_len(&b, &p)]);
             let kept = KeptLines::lex(&file, &p);
             let on_kept = RobotsTxt::parse_relexed(file, &kept, &p);

@@ -98,6 +98,8 @@ mod pattern;
 mod profile;
 mod settle;
 mod target;
+#[cfg(test)]
+mod test_support;
 mod tokens;
 mod trie;
 

@@ -141,76 +141,7 @@ mod tests {
 
         use super::*;
         use crate::parse::RobotsTxt;
-        use crate::profile::switches;
-
-        /// Everything a parse is: what `decide` reads and what it reports.
-        fn parsed(body: &[u8], p: &Profile) -> String {
-            let r = RobotsTxt::parse(body, p);
-            let sitemaps: Vec<&str> = r.sitemaps().collect();
-            format!(
-                "{:?}\n{:?}\n{:?}\n{:?}",
-                r.groups(),
-                r.records(),
-                sitemaps,
-                r.diagnostics()
-            )
-        }
-
-        /// Bodies rich in what the five fields act on.
-        fn body() -> impl Strategy<Value = Vec<u8>> {
-            let atoms: Vec<&'static [u8]> = vec![
-                b"User-agent: a\n",
-                b"user-agent:*\r\n",
-                b"Disallow: /x",
-                b"Allow:/",
-                b"\n",
-                b"\r",
-                b"\r\n",
-                b"\0",
-                b"\xEF",
-                b"\xEF\xBB",
-                b"\xEF\xBB\xBF",
-                b"#",
-                b" ",
-                b"\t",
-                b":",
-                b"sitemap: /s",
-                b"crawl-delay: 1",
-                b"x",
-                b"disallow /y",
-                b"\xC3\xA9",
-            ];
-            prop::collection::vec(prop::sample::select(atoms), 0..40)
-                .prop_map(|parts| parts.concat())
-        }
-
-        /// A built-in profile with switches applied, and small limits so
-        /// that short bodies reach them.
-        fn profile() -> impl Strategy<Value = Profile> {
-            let n = switches().len();
-            (
-                any::<bool>(),
-                prop::collection::vec(0..n, 0..6),
-                prop::option::of(0usize..40),
-                0usize..200,
-                any::<bool>(),
-            )
-                .prop_map(|(google, picks, max, limit, cap)| {
-                    let mut p = if google {
-                        Profile::google()
-                    } else {
-                        Profile::rfc9309()
-                    };
-                    for i in picks {
-                        p = switches()[i].applied_to(&p);
-                    }
-                    if cap {
-                        p.max_line_bytes = max;
-                        p.parse_limit = limit;
-                    }
-                    p
-                })
-        }
+        use crate::test_support::{body, parsed, profile};
 
         proptest! {
             #![proptest_config(ProptestConfig::with_cases(2000))]
@@ -218,7 +149,9 @@ mod tests {
             #[test]
             fn settled_profiles_parse_alike(b in body(), p in profile()) {
                 let s = Facts::of(&b).settle(&p);
-                prop_assert_eq!(parsed(&b, &p), parsed(&b, &s));
+                let (under_p, settled) =
+                    (RobotsTxt::parse(&b, &p), RobotsTxt::parse(&b, &s));
+                prop_assert_eq!(parsed(&under_p), parsed(&settled));
             }
         }
     }
