@@ -91,9 +91,10 @@ impl Classification {
     }
 }
 
-/// The parses of one body by [`Profile::parsing`], kept between the classifications of that body on one
-/// thread (the URLs of a check, the parsers that disagree on it), within
-/// a budget of bytes. The parses share the body's kept octets.
+/// The parses of one body (see [`ParseKey`]), kept between the
+/// classifications of that body on one thread (the URLs of a check, the
+/// parsers that disagree on it), within a budget of bytes. The parses
+/// share the body's kept octets and, per lexer view, its lines.
 struct Parses {
     body: Vec<u8>,
     facts: Facts,
