@@ -8,6 +8,8 @@
 # shared. The binaries are built once by `cargo fuzz build -s none`.
 # ROBOTS_FUZZ_NICE sets the niceness (default 19: the fuzzer only takes
 # idle CPU; 5 lets it keep a fair share while builds run beside it).
+# ROBOTS_FUZZ_RUNS=N also stops the run after N executions (libFuzzer's
+# -runs), e.g. what a target still lacks of a total.
 #
 # Usage: fuzz/campaign.sh TARGET SECONDS     (from anywhere)
 #        fuzz/campaign.sh --total
@@ -40,7 +42,7 @@ set +e
 # seconds for a core, so it is generous (a real hang still trips it).
 # shellcheck disable=SC2086
 nice -n "${ROBOTS_FUZZ_NICE:-19}" "$bin" "fuzz/corpus/$target" -max_total_time="$seconds" $extra -timeout=120 \
-  -print_final_stats=1 -artifact_prefix="fuzz/artifacts/$target/" \
+  ${ROBOTS_FUZZ_RUNS:+-runs="$ROBOTS_FUZZ_RUNS"} -print_final_stats=1 -artifact_prefix="fuzz/artifacts/$target/" \
   >"$out" 2>&1
 rc=$?
 set -e
