@@ -3,6 +3,7 @@
 //! oracle's lexer splits it; and [`KNOWN`], the adapter deviations the
 //! `differential` target has already found and no profile switch models.
 
+mod escapes;
 pub mod matchers;
 
 use std::fmt;
@@ -104,6 +105,38 @@ pub(crate) fn replace_lines(body: &[u8], with: &[(u32, &[u8])]) -> Vec<u8> {
     }
     out.extend_from_slice(&body[at..]);
     out
+}
+
+/// A pattern no target matches under the google profile (which uses a
+/// pattern as written): every target starts with `/`.
+pub(crate) const NEVER_MATCHES: &[u8] = b"never-matches";
+
+/// `body` with the pattern of each rule the google profile reads in a
+/// group replaced by `pattern(value)` where that gives one (the line
+/// becomes `Allow: ` or `Disallow: ` and the new pattern); `None` when it
+/// gives none.
+pub(crate) fn rewrite_patterns(
+    body: &[u8],
+    pattern: impl Fn(&[u8]) -> Option<Vec<u8>>,
+) -> Option<Vec<u8>> {
+    let google = RobotsTxt::parse(body, &Profile::google());
+    let changed: Vec<(u32, Vec<u8>)> = google
+        .groups()
+        .iter()
+        .flat_map(|g| &g.rules)
+        .filter_map(|r| {
+            let new = pattern(&r.value)?;
+            let mut line = match r.kind {
+                RuleKind::Allow => b"Allow: ".to_vec(),
+                RuleKind::Disallow => b"Disallow: ".to_vec(),
+            };
+            line.extend_from_slice(&new);
+            Some((r.line, line))
+        })
+        .collect();
+    let with: Vec<(u32, &[u8])> =
+        changed.iter().map(|(n, l)| (*n, &l[..])).collect();
+    (!with.is_empty()).then(|| replace_lines(body, &with))
 }
 
 /// A deviation of one adapter that the `differential` target has found and
@@ -237,36 +270,18 @@ pub const KNOWN: &[Known] = &[
                `/a$`; \
                R2.2.3 and Google: only a final `$` is special",
         rewrite: |body| {
-            let google = RobotsTxt::parse(body, &Profile::google());
-            let changed: Vec<(u32, Vec<u8>)> = google
-                .groups()
-                .iter()
-                .flat_map(|g| &g.rules)
-                .filter_map(|r| {
-                    let v = &r.value;
-                    let first = v.iter().position(|&b| b == b'$')?;
-                    if first + 1 == v.len() {
-                        return None; // one final `$`: the same reading
-                    }
-                    let key: &[u8] = match r.kind {
-                        RuleKind::Allow => b"Allow: ",
-                        RuleKind::Disallow => b"Disallow: ",
-                    };
-                    let mut line = key.to_vec();
-                    if v[first..].iter().all(|&b| b == b'$' || b == b'*') {
-                        line.extend_from_slice(&v[..=first]);
-                    } else {
-                        // Text after an end anchor: the rule never
-                        // matches. Targets start with `/`, so this
-                        // pattern never matches either.
-                        line.extend_from_slice(b"never-matches");
-                    }
-                    Some((r.line, line))
-                })
-                .collect();
-            let with: Vec<(u32, &[u8])> =
-                changed.iter().map(|(n, l)| (*n, &l[..])).collect();
-            (!with.is_empty()).then(|| replace_lines(body, &with))
+            rewrite_patterns(body, |v| {
+                let first = v.iter().position(|&b| b == b'$')?;
+                if first + 1 == v.len() {
+                    return None; // one final `$`: the same reading
+                }
+                if v[first..].iter().all(|&b| b == b'$' || b == b'*') {
+                    Some(v[..=first].to_vec())
+                } else {
+                    // Text after an end anchor: the rule never matches.
+                    Some(NEVER_MATCHES.to_vec())
+                }
+            })
         },
     },
     Known {
@@ -277,34 +292,23 @@ pub const KNOWN: &[Known] = &[
                `percent_encode`, the URL fragment set), so `/ *` matches \
                `/%20`; Google escapes only non-ASCII bytes (GRT-11)",
         rewrite: |body| {
-            let google = RobotsTxt::parse(body, &Profile::google());
             let special =
                 |b: u8| b < 0x20 || b == 0x7F || b" \"<>`".contains(&b);
-            let changed: Vec<(u32, Vec<u8>)> = google
-                .groups()
-                .iter()
-                .flat_map(|g| &g.rules)
-                .filter(|r| r.value.iter().any(|&b| special(b)))
-                .map(|r| {
-                    let mut line = match r.kind {
-                        RuleKind::Allow => b"Allow: ".to_vec(),
-                        RuleKind::Disallow => b"Disallow: ".to_vec(),
-                    };
-                    for &b in r.value.iter() {
+            rewrite_patterns(body, |v| {
+                v.iter().any(|&b| special(b)).then(|| {
+                    let mut out = Vec::with_capacity(v.len() * 3);
+                    for &b in v {
                         if special(b) {
-                            line.extend_from_slice(
+                            out.extend_from_slice(
                                 format!("%{b:02X}").as_bytes(),
                             );
                         } else {
-                            line.push(b);
+                            out.push(b);
                         }
                     }
-                    (r.line, line)
+                    out
                 })
-                .collect();
-            let with: Vec<(u32, &[u8])> =
-                changed.iter().map(|(n, l)| (*n, &l[..])).collect();
-            (!with.is_empty()).then(|| replace_lines(body, &with))
+            })
         },
     },
     Known {
@@ -329,6 +333,19 @@ pub const KNOWN: &[Known] = &[
                 .collect();
             (!records.is_empty()).then(|| replace_lines(body, &records))
         },
+    },
+    Known {
+        adapter: "rust-robotstxt",
+        name: "lone-percent-swallows-two-octets",
+        what: "in a pattern, a `%` takes the next two octets with it even \
+               when they are not hex digits, and is then dropped with them \
+               when the pattern is rewritten (escapes upper-cased, non-ASCII \
+               escaped), or hides them from the scan that decides whether \
+               to rewrite (robotstxt 0.3.0 `parser.rs` `escape_pattern`): \
+               `/%ツ` is read `/%84`, `/%é` stays raw and matches nothing; \
+               Google's parser keeps such a `%` and reads on (GRT-11). Case \
+               findings::encoding::lone-percent-before-non-ascii-in-rule",
+        rewrite: escapes::port_rewrite,
     },
 ];
 
@@ -522,5 +539,67 @@ mod tests {
         assert!(!texting_user_agent_line(b"User-agentx: y"));
         assert!(!texting_user_agent_line(b"user-agent"));
         assert!(!texting_user_agent_line(b"Disallow: /"));
+    }
+
+    fn known(
+        adapter: &str,
+        body: &[u8],
+        url: &str,
+        theirs: Verdict,
+    ) -> Option<String> {
+        known_deviation(
+            adapter,
+            body,
+            "FooBot",
+            url,
+            &Profile::google(),
+            theirs,
+        )
+    }
+
+    #[test]
+    fn the_port_s_lone_percent_is_recognised_and_nothing_else() {
+        // The campaign's finding (16:34): the port allows, Google's
+        // parser disallows.
+        let body = "User-agent: FooBot\nDisallow: /%ツ\n".as_bytes();
+        let name = Some("lone-percent-swallows-two-octets");
+        let port = |url, v| known("rust-robotstxt", body, url, v);
+        assert_eq!(port("/%%E3%83%84", Verdict::Allowed).as_deref(), name);
+        // What the port reads instead, `/%84`, it matches.
+        assert_eq!(port("/%84", Verdict::Disallowed).as_deref(), name);
+        assert_eq!(port("/", Verdict::Disallowed), None);
+        let raw = "User-agent: FooBot\nDisallow: /%é\n".as_bytes();
+        assert_eq!(
+            known("rust-robotstxt", raw, "/%%C3%A9", Verdict::Allowed)
+                .as_deref(),
+            name
+        );
+        assert_eq!(
+            known(
+                "rust-texting_robots",
+                body,
+                "/%%E3%83%84",
+                Verdict::Allowed
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn texting_s_kept_escape_case_is_recognised_and_nothing_else() {
+        // The campaign's finding: texting_robots allows.
+        let body = b"User-agent: *\ndisallow: /%e3%83%84\n";
+        let url = "/%E3%83%84/a";
+        assert_eq!(
+            known("rust-texting_robots", body, url, Verdict::Allowed)
+                .as_deref(),
+            Some("escape-case-kept")
+        );
+        assert_eq!(known("rust-robotstxt", body, url, Verdict::Allowed), None);
+        let upper = b"User-agent: *\ndisallow: /%E3%83%84\n";
+        assert_eq!(
+            known("rust-texting_robots", upper, url, Verdict::Allowed),
+            None
+        );
     }
 }

@@ -11,7 +11,7 @@
 //! parser's code. Cost: one parse and one decision, then one linear scan
 //! per matching rule.
 
-use robots_oracle::{Profile, RobotsTxt};
+use robots_oracle::{Profile, RobotsTxt, RuleMatch};
 
 use crate::replace_lines;
 
@@ -23,23 +23,38 @@ pub struct KnownMatcher {
     pub name: &'static str,
     /// What the parser does, with where in its source.
     pub what: &'static str,
-    /// Whether the parser finds the normalised `pattern` in `target`
-    /// (the normalised path and query).
-    pub matches: fn(pattern: &[u8], target: &[u8]) -> bool,
+    /// Whether the parser finds `rule` (one the oracle finds) in
+    /// `target` (the normalised path and query).
+    pub matches: fn(rule: &RuleMatch, target: &[u8]) -> bool,
 }
 
 /// The known matcher deviations (fuzz/README.md, "Findings").
-pub const KNOWN_MATCHERS: &[KnownMatcher] = &[KnownMatcher {
-    adapter: "rust-robotstxt",
-    name: "star-takes-first-occurrence",
-    what: "after a `*`, only the first position where the next octet \
+pub const KNOWN_MATCHERS: &[KnownMatcher] = &[
+    KnownMatcher {
+        adapter: "rust-robotstxt",
+        name: "star-takes-first-occurrence",
+        what: "after a `*`, only the first position where the next octet \
            occurs is tried (robotstxt 0.3.0 `matcher.rs` `matches`: the \
            position list is updated with `Vec::insert`, which shifts the \
            entry being read, so it is read again); `Allow: *ab` misses \
            `/aab`. Case findings::wildcards::\
            star-before-a-byte-the-path-repeats-still-matches",
-    matches: first_occurrence_match,
-}];
+        matches: |rule, target| {
+            first_occurrence_match(rule.normalized.as_bytes(), target)
+        },
+    },
+    KnownMatcher {
+        adapter: "rust-texting_robots",
+        name: "escape-case-kept",
+        what: "a rule's `%xx` escapes keep the case of their hex digits and \
+               are compared octet by octet with the URL's, so \
+               `Disallow: /%e3x` misses `/%E3x` (texting_robots 0.2.2 \
+               `percent_encode` leaves existing escapes as written; Google \
+               upper-cases them, GRT-11). Case findings::fit-residuals::\
+               lowercase-hex-in-rule-matches-uppercase-url",
+        matches: crate::escapes::kept_case_matches,
+    },
+];
 
 /// A `*` pattern matched without backtracking: the set of positions is
 /// a range `lo..=hi` (after a `*`, every position from the smallest on;
@@ -85,7 +100,7 @@ pub fn as_matched_by(
     let missed: Vec<(u32, &[u8])> = d
         .candidates
         .iter()
-        .filter(|c| !(m.matches)(c.normalized.as_bytes(), d.target.as_bytes()))
+        .filter(|c| !(m.matches)(c, d.target.as_bytes()))
         .map(|c| (c.line, &b"Disallow:"[..]))
         .collect();
     (!missed.is_empty()).then(|| replace_lines(body, &missed))
