@@ -266,7 +266,9 @@ fn classify_in(
     }
     // A profile that settles (see `settle`) like one decided already
     // decides alike: a switch that cannot act on this body gives the base
-    // verdict, and a pair holding one gives its other switch's.
+    // verdict, and a pair holding one decides like its other switch
+    // alone, whose verdict already differs from theirs (or that switch
+    // would have been returned), so such a pair is skipped.
     let facts = parses.facts;
     let settled_base = facts.settle(base);
     let base_parsing = base.parsing();
@@ -284,8 +286,7 @@ fn classify_in(
             (i as u16, s, parses)
         })
         .collect();
-    let mut singles: Vec<(Profile, Verdict)> =
-        Vec::with_capacity(candidates.len());
+    let mut singles: Vec<Profile> = Vec::with_capacity(candidates.len());
     for &(i, s, parsed) in &candidates {
         let p = s.applied_to(base);
         let settled = facts.settle(&p);
@@ -300,7 +301,7 @@ fn classify_in(
         if v == theirs {
             return Classification::Switches(vec![s]);
         }
-        singles.push((settled, v));
+        singles.push(settled);
     }
     for (x, &(i, a, a_parses)) in candidates.iter().enumerate() {
         let pa = a.applied_to(base);
@@ -312,25 +313,20 @@ fn classify_in(
                 continue; // two values of one field
             }
             let p = b.applied_to(&pa);
-            let ((sa, va), (sb, vb)) = (&singles[x], &singles[y]);
-            let settled_like = if *sa == settled_base || *sb == settled_base {
-                match facts.settle(&p) {
-                    s if s == *sa => Some(*va),
-                    s if s == *sb => Some(*vb),
-                    _ => None,
-                }
-            } else {
-                None
+            let (sa, sb) = (&singles[x], &singles[y]);
+            if (*sa == settled_base || *sb == settled_base) && {
+                let s = facts.settle(&p);
+                s == *sa || s == *sb
+            } {
+                continue; // decides like a single, which did not explain
+            }
+            let k = match (a_parses, b_parses) {
+                (true, true) => key(i, j),
+                (true, false) => key(i, NONE),
+                (false, true) => key(j, NONE),
+                (false, false) => key(NONE, NONE),
             };
-            let v = settled_like.unwrap_or_else(|| {
-                let k = match (a_parses, b_parses) {
-                    (true, true) => key(i, j),
-                    (true, false) => key(i, NONE),
-                    (false, true) => key(j, NONE),
-                    (false, false) => key(NONE, NONE),
-                };
-                parses.verdict(k, p, agent, url)
-            });
+            let v = parses.verdict(k, p, agent, url);
             if v == theirs {
                 return Classification::Switches(vec![a, b]);
             }
