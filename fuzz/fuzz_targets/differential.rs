@@ -18,8 +18,9 @@
 //! longer than `PORT_MAX_URL` (see there).
 //!
 //! Adapter deviations already found and understood are listed in
-//! `robots_conformance_fuzz::KNOWN` and skipped (each is recognised by
-//! its mechanism, see there); fuzz/README.md, "Findings", lists them.
+//! `robots_conformance_fuzz::KNOWN`, `KNOWN_MATCHERS` and
+//! `KNOWN_READINGS` and skipped (each is recognised by its mechanism,
+//! see `known_deviation`); fuzz/README.md, "Findings", lists them.
 //!
 //! `ROBOTS_FUZZ_HUNT=name,name` replaces the Google-compatible list (e.g.
 //! to hunt in `rust-robotparser` against its claimed profile); an empty

@@ -441,10 +441,52 @@ fn sitemap_lines(body: &[u8]) -> Vec<u32> {
         .collect()
 }
 
+/// A reading in which an adapter departs from the profile it claims on
+/// every body and URL alike: a whole profile switch, read from the
+/// adapter's code and confirmed by its answers. [`known_deviation`]
+/// applies them to the claimed profile when the adapter's `KNOWN` entries
+/// do not explain an answer on their own, so that they do not take the
+/// two switch slots `classify` has.
+pub struct KnownReading {
+    /// The adapter (`Info::name`).
+    pub adapter: &'static str,
+    /// A short name.
+    pub name: &'static str,
+    /// What the parser does, with where in its source.
+    pub what: &'static str,
+    /// The switch, applied to the claimed profile.
+    pub apply: fn(&mut Profile),
+}
+
+/// The known whole readings (fuzz/README.md, "Findings").
+pub const KNOWN_READINGS: &[KnownReading] = &[
+    KnownReading {
+        adapter: "rust-texting_robots",
+        name: "url-non-ascii-encoded",
+        what: "the URL is percent-encoded before matching, non-ASCII octets \
+               included (texting_robots 0.2.2 `Robot::prepare_url`: the url \
+               crate, or `percent_encode` for a relative URL), as \
+               `encode_url_non_ascii=true`; Google matches the URL as given",
+        apply: |p| p.encode_url_non_ascii = true,
+    },
+    KnownReading {
+        adapter: "rust-texting_robots",
+        name: "keys-exact",
+        what: "a key is one of its spellings followed by `:` or blanks \
+               (texting_robots 0.2.2 `parser.rs`: `tag_no_case`, then \
+               `alt((space0 \":\", space1))`), so `Allowed: /x` is no rule, \
+               as `key_prefix_match=false`; Google reads every key that \
+               starts with `allow` as allow (GRT-3)",
+        apply: |p| p.key_prefix_match = false,
+    },
+];
+
 /// The known deviation of `adapter` that explains why it answered
 /// `theirs` for this check, if one does: its rewrite alone, or all the
 /// adapter's rewrites that apply together, make the oracle under
-/// `profile` answer `theirs`, as it is or with a switch or pair.
+/// `profile` answer `theirs`, as it is or with a switch or pair; failing
+/// that, the same under `profile` read with the adapter's
+/// [`KNOWN_READINGS`] (then the body as it is, too).
 pub fn known_deviation(
     adapter: &str,
     body: &[u8],
@@ -453,47 +495,98 @@ pub fn known_deviation(
     profile: &Profile,
     theirs: Verdict,
 ) -> Option<String> {
-    let mine: Vec<&Known> =
-        KNOWN.iter().filter(|k| k.adapter == adapter).collect();
-    let explains = |b: &[u8]| {
-        let d = RobotsTxt::parse(b, profile).decide(agent, url).ok();
-        d.is_some_and(|d| d.verdict == theirs)
-            || classify(b, agent, url, profile, theirs)
+    let claimed = Claim { adapter, body, agent, url, theirs };
+    if let Some(name) = claimed.deviation_under(profile, false) {
+        return Some(name);
+    }
+    let readings: Vec<&KnownReading> =
+        KNOWN_READINGS.iter().filter(|r| r.adapter == adapter).collect();
+    let mut read = profile.clone();
+    for r in &readings {
+        (r.apply)(&mut read);
+    }
+    if read == *profile {
+        return None;
+    }
+    let names: Vec<&str> = readings.iter().map(|r| r.name).collect();
+    let names = names.join("+");
+    claimed.deviation_under(&read, true).map(|more| {
+        if more.is_empty() { names } else { format!("{names}+{more}") }
+    })
+}
+
+/// One check and the adapter's answer to it.
+struct Claim<'a> {
+    adapter: &'a str,
+    body: &'a [u8],
+    agent: &'a str,
+    url: &'a str,
+    theirs: Verdict,
+}
+
+impl Claim<'_> {
+    /// Whether the oracle under `profile` gives their answer for `body`,
+    /// as it is or with a switch or pair.
+    fn explains(&self, b: &[u8], profile: &Profile) -> bool {
+        let d = RobotsTxt::parse(b, profile).decide(self.agent, self.url).ok();
+        d.is_some_and(|d| d.verdict == self.theirs)
+            || classify(b, self.agent, self.url, profile, self.theirs)
                 != Classification::Unexplained
-    };
-    for k in &mine {
-        if let Some(b) = (k.rewrite)(body)
-            && explains(&b)
-        {
-            return Some(k.name.to_string());
+    }
+
+    /// The adapter's `KNOWN` and `KNOWN_MATCHERS` entries that explain
+    /// the answer under `profile` (an empty name: the body as it is,
+    /// tried first when `plain`).
+    fn deviation_under(
+        &self,
+        profile: &Profile,
+        plain: bool,
+    ) -> Option<String> {
+        let (adapter, body) = (self.adapter, self.body);
+        if plain && self.explains(body, profile) {
+            return Some(String::new());
         }
-    }
-    // Several at once, in list order.
-    let mut b = body.to_vec();
-    let mut names = Vec::new();
-    for k in &mine {
-        if let Some(next) = (k.rewrite)(&b) {
-            b = next;
-            names.push(k.name);
-        }
-    }
-    if names.len() > 1 && explains(&b) {
-        return Some(names.join("+"));
-    }
-    // A matcher's deviation, on the body as it is and after the rewrites.
-    for m in matchers::KNOWN_MATCHERS.iter().filter(|m| m.adapter == adapter) {
-        for (start, before) in [(body, Vec::new()), (&b[..], names.clone())] {
-            if let Some(seen) =
-                matchers::as_matched_by(m, start, agent, url, profile)
-                && explains(&seen)
+        let explains = |b: &[u8]| self.explains(b, profile);
+        let mine: Vec<&Known> =
+            KNOWN.iter().filter(|k| k.adapter == adapter).collect();
+        for k in &mine {
+            if let Some(b) = (k.rewrite)(body)
+                && explains(&b)
             {
-                let mut all = before;
-                all.push(m.name);
-                return Some(all.join("+"));
+                return Some(k.name.to_string());
             }
         }
+        // Several at once, in list order.
+        let mut b = body.to_vec();
+        let mut names = Vec::new();
+        for k in &mine {
+            if let Some(next) = (k.rewrite)(&b) {
+                b = next;
+                names.push(k.name);
+            }
+        }
+        if names.len() > 1 && explains(&b) {
+            return Some(names.join("+"));
+        }
+        // A matcher's deviation, on the body as it is and after the
+        // rewrites.
+        let matchers = matchers::KNOWN_MATCHERS.iter();
+        for m in matchers.filter(|m| m.adapter == adapter) {
+            for (start, before) in
+                [(body, Vec::new()), (&b[..], names.clone())]
+            {
+                if let Some(seen) = matchers::as_matched_by(
+                    m, start, self.agent, self.url, profile,
+                ) && explains(&seen)
+                {
+                    let mut all = before;
+                    all.push(m.name);
+                    return Some(all.join("+"));
+                }
+            }
+        }
+        None
     }
-    None
 }
 
 #[cfg(test)]
@@ -599,6 +692,34 @@ mod tests {
         let upper = b"User-agent: *\ndisallow: /%E3%83%84\n";
         assert_eq!(
             known("rust-texting_robots", upper, url, Verdict::Allowed),
+            None
+        );
+    }
+
+    #[test]
+    fn texting_s_whole_readings_free_the_switch_slots() {
+        // The campaign's hunting stop (2026-12-01 20:58, artifact
+        // crash-3eb08c46): texting_robots encodes the URL's `ツツ`, does
+        // not read `Allowed *ツツツツツ` (an allow to Google, tying with
+        // the disallow) and compares the rule's `%e3` with the URL's
+        // `%e3`: three readings, one more than `classify` pairs.
+        let body = "User agent :  foobot\nAllowed *ツツツツツ\nDISALLOW /%e3%83%84ツツツツ\n"
+            .as_bytes();
+        let url = "/%e3%83%84%E3%83%84%E3%83%84ツツ";
+        let texting =
+            known("rust-texting_robots", body, url, Verdict::Disallowed);
+        assert_eq!(
+            texting.as_deref(),
+            Some("url-non-ascii-encoded+keys-exact")
+        );
+        // Google's verdict needs no excuse, and another parser gets none.
+        let google = RobotsTxt::parse(body, &Profile::google());
+        assert_eq!(
+            google.decide("FooBot", url).map(|d| d.verdict),
+            Ok(Verdict::Allowed)
+        );
+        assert_eq!(
+            known("rust-robotstxt", body, url, Verdict::Disallowed),
             None
         );
     }
