@@ -132,7 +132,7 @@ pub(crate) fn port_rewrite(body: &[u8]) -> Option<Vec<u8>> {
 /// `/%e3x` and allows `/%E3x`; Google's parser upper-cases the rule.
 /// (The first half, the URL's lowercase escape, is what the switch
 /// `uppercase_url_hex=true` already explains.)
-pub fn kept_case_matches(rule: &RuleMatch, target: &[u8]) -> bool {
+pub(crate) fn kept_case_matches(rule: &RuleMatch, target: &[u8]) -> bool {
     let written = rule.pattern.as_bytes();
     let mut kept = Vec::with_capacity(written.len() * 3);
     let mut google = Vec::with_capacity(written.len() * 3);
@@ -168,13 +168,15 @@ pub fn kept_case_matches(rule: &RuleMatch, target: &[u8]) -> bool {
 /// prefix of `target`: the literal runs between `*`s, each found at its
 /// leftmost place after the one before (which is exact for `*`-only
 /// patterns).
-pub fn glob_matches(pattern: &[u8], target: &[u8]) -> bool {
+pub(crate) fn glob_matches(pattern: &[u8], target: &[u8]) -> bool {
     let (pattern, anchored) = match pattern.strip_suffix(b"$") {
         Some(p) => (p, true),
         None => (pattern, false),
     };
     let runs: Vec<&[u8]> = pattern.split(|&b| b == b'*').collect();
-    let (first, rest) = runs.split_first().expect("split yields one run");
+    let Some((first, rest)) = runs.split_first() else {
+        return false; // never: a split yields at least one run
+    };
     if !target.starts_with(first) {
         return false;
     }

@@ -1,7 +1,9 @@
 //! What the structured fuzz targets share: [`Input`], the libFuzzer bytes
 //! read as a `robots_gen::Check`; [`lines`], the body split as the
-//! oracle's lexer splits it; and [`KNOWN`], the adapter deviations the
-//! `differential` target has already found and no profile switch models.
+//! oracle's lexer splits it; and [`KNOWN`], [`matchers::KNOWN_MATCHERS`]
+//! and [`KNOWN_READINGS`], the adapter deviations the `differential`
+//! target has already found and no single profile switch or pair explains
+//! ([`known_deviation`]).
 
 mod escapes;
 pub mod matchers;
@@ -112,31 +114,61 @@ pub(crate) fn replace_lines(body: &[u8], with: &[(u32, &[u8])]) -> Vec<u8> {
 pub(crate) const NEVER_MATCHES: &[u8] = b"never-matches";
 
 /// `body` with the pattern of each rule the google profile reads in a
-/// group replaced by `pattern(value)` where that gives one (the line
-/// becomes `Allow: ` or `Disallow: ` and the new pattern); `None` when it
-/// gives none.
+/// group replaced by `pattern(value)` where that gives one; `None` when
+/// it gives none. The line keeps its key, separator and comment as
+/// written (a parser with other keys still reads it as it did); where
+/// the value cannot be found on its line, the line becomes `Allow: ` or
+/// `Disallow: ` and the new pattern.
 pub(crate) fn rewrite_patterns(
     body: &[u8],
     pattern: impl Fn(&[u8]) -> Option<Vec<u8>>,
 ) -> Option<Vec<u8>> {
     let google = RobotsTxt::parse(body, &Profile::google());
+    let ranges = lines(body);
     let changed: Vec<(u32, Vec<u8>)> = google
         .groups()
         .iter()
         .flat_map(|g| &g.rules)
         .filter_map(|r| {
             let new = pattern(&r.value)?;
-            let mut line = match r.kind {
-                RuleKind::Allow => b"Allow: ".to_vec(),
-                RuleKind::Disallow => b"Disallow: ".to_vec(),
-            };
-            line.extend_from_slice(&new);
+            let written = usize::try_from(r.line)
+                .ok()
+                .and_then(|n| ranges.get(n.checked_sub(1)?))
+                .and_then(|at| with_value(&body[at.clone()], &r.value, &new));
+            let line = written.unwrap_or_else(|| {
+                let mut line = match r.kind {
+                    RuleKind::Allow => b"Allow: ".to_vec(),
+                    RuleKind::Disallow => b"Disallow: ".to_vec(),
+                };
+                line.extend_from_slice(&new);
+                line
+            });
             Some((r.line, line))
         })
         .collect();
     let with: Vec<(u32, &[u8])> =
         changed.iter().map(|(n, l)| (*n, &l[..])).collect();
     (!with.is_empty()).then(|| replace_lines(body, &with))
+}
+
+/// `line` with its rule value `value` (the last thing before a comment
+/// and trailing blanks) replaced by `new`; `None` when the value is not
+/// there or would start the line.
+fn with_value(line: &[u8], value: &[u8], new: &[u8]) -> Option<Vec<u8>> {
+    let content = line.split(|&b| b == b'#').next()?;
+    let end = content
+        .iter()
+        .rposition(|&b| b != b' ' && b != b'\t')
+        .map_or(0, |e| e + 1);
+    let start = end.checked_sub(value.len()).filter(|&s| s > 0)?;
+    if &content[start..end] != value {
+        return None;
+    }
+    let mut out = Vec::with_capacity(line.len() + new.len());
+    out.extend_from_slice(&line[..start]);
+    out.extend_from_slice(new);
+    out.extend_from_slice(&line[end..]);
+    Some(out)
 }
 
 /// A deviation of one adapter that the `differential` target has found and
@@ -722,5 +754,23 @@ mod tests {
             known("rust-robotstxt", body, url, Verdict::Disallowed),
             None
         );
+    }
+
+    #[test]
+    fn a_rewritten_pattern_keeps_its_line_s_key_and_comment() {
+        let body =
+            b"\xEF\xBB\xBFUser-agent: *\nDISALLOW /a$b # c\nAllowed:\t/x$y\n";
+        let got = rewrite_patterns(body, |v| {
+            v.contains(&b'$').then(|| b"/z".to_vec())
+        });
+        assert_eq!(
+            got.as_deref(),
+            Some(
+                &b"\xEF\xBB\xBFUser-agent: *\nDISALLOW /z # c\nAllowed:\t/z\n"
+                    [..]
+            )
+        );
+        assert_eq!(with_value(b"/a", b"/a", b"/z"), None); // no key before it
+        assert_eq!(with_value(b"Allow: /b", b"/a", b"/z"), None);
     }
 }
