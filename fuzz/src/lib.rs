@@ -773,4 +773,25 @@ mod tests {
         assert_eq!(with_value(b"/a", b"/a", b"/z"), None); // no key before it
         assert_eq!(with_value(b"Allow: /b", b"/a", b"/z"), None);
     }
+
+    #[test]
+    fn a_rewrite_keeps_a_line_texting_does_not_read_out_of_its_rules() {
+        // The campaign's hunting stop (2026-12-01 22:17, artifact
+        // crash-afb110c7): texting_robots reads no `Allowed` line, so the
+        // two user-agent lines are one group and `/$$$$` (an end anchor
+        // to it) disallows `/`. Rewriting `Allowed: /index.html$$` as
+        // `Allow: /index.html$` made it a rule (whose `/$` ties and wins);
+        // keeping the key as written does not.
+        let body = b"User-Agent:foobot\nAllowed /%index.htmlindex.htmlindex.htmlindex.html\nAllowed /index.htmlindex.htmlindex.html\nAllowed: /index.html$$\nUser-Agent: ExampleBot\nAllowed : /index.htmlindex.htmlindex.html\nALLOW:/*b_b%\nDisallow: /$$$$\n";
+        let why = known("rust-texting_robots", body, "/", Verdict::Disallowed);
+        assert!(
+            why.as_deref()
+                .is_some_and(|w| w.contains("dollar-anywhere-is-end-anchor")),
+            "{why:?}"
+        );
+        assert_eq!(
+            known("rust-robotstxt", body, "/", Verdict::Disallowed),
+            None
+        );
+    }
 }
