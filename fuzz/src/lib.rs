@@ -794,4 +794,29 @@ mod tests {
             None
         );
     }
+
+    #[test]
+    fn a_matcher_s_misses_count_in_groups_a_switch_brings_in() {
+        // The campaign's hunting stop (2026-12-01 22:39, artifact
+        // crash-bdb9f5b8): texting_robots also obeys the groups of
+        // `Mozilla/5.0 (compatible; FooBot/1.0)`, and misses their
+        // lowercase-escaped allows as it misses its own group's, so only
+        // `Disallow: /` matches.
+        let body = b"User agent :  Mozilla/5.0 (compatible; FooBot/1.0)\nUser-agent: *\nAllow:/%e3%83%84%e3%83%84\nDisallow:/\nUser agent :  FooBot/1.2\nAllow:/%e3%83%84%e3%83%84\n";
+        let url = "/%E3%83%84%E3%83%84";
+        let google = RobotsTxt::parse(body, &Profile::google());
+        assert_eq!(
+            google.decide("FooBot", url).map(|d| d.verdict),
+            Ok(Verdict::Allowed)
+        );
+        let why = known("rust-texting_robots", body, url, Verdict::Disallowed);
+        assert!(
+            why.as_deref().is_some_and(|w| w.contains("escape-case-kept")),
+            "{why:?}"
+        );
+        assert_eq!(
+            known("rust-robotstxt", body, url, Verdict::Disallowed),
+            None
+        );
+    }
 }

@@ -87,9 +87,13 @@ pub fn first_occurrence_match(pattern: &[u8], target: &[u8]) -> bool {
     true
 }
 
-/// `body` with the rules that match `url` for `agent` (under `profile`)
-/// but that `m` misses replaced by `Disallow:`; `None` when it misses
-/// none.
+/// `body` with the rules `m` misses for `url` replaced by `Disallow:`;
+/// `None` when it misses none. Those are the rules that match `url` for
+/// `agent` (under `profile`) but not for `m`, and also the rules of the
+/// groups `agent` does not obey under `profile` that `m` misses. A
+/// switch that `classify` tries next may make `agent` obey those groups
+/// (a substring agent match, say), and the parser misses their rules
+/// then too. Blanking a rule that matches nothing changes no verdict.
 pub fn as_matched_by(
     m: &KnownMatcher,
     body: &[u8],
@@ -97,14 +101,34 @@ pub fn as_matched_by(
     url: &str,
     profile: &Profile,
 ) -> Option<Vec<u8>> {
-    let d = RobotsTxt::parse(body, profile).decide(agent, url).ok()?;
-    let missed: Vec<(u32, &[u8])> = d
+    let parsed = RobotsTxt::parse(body, profile);
+    let d = parsed.decide(agent, url).ok()?;
+    let target = d.target.as_bytes();
+    let mut missed: Vec<u32> = d
         .candidates
         .iter()
-        .filter(|c| !(m.matches)(c, d.target.as_bytes()))
-        .map(|c| (c.line, &b"Disallow:"[..]))
+        .filter(|c| !(m.matches)(c, target))
+        .map(|c| c.line)
         .collect();
-    (!missed.is_empty()).then(|| replace_lines(body, &missed))
+    let obeyed = |line: u32| d.groups.contains(&line);
+    for g in parsed.groups().iter().filter(|g| !obeyed(g.line())) {
+        for r in &g.rules {
+            let rule = RuleMatch {
+                line: r.line,
+                kind: r.kind,
+                pattern: String::from_utf8_lossy(&r.value).into_owned(),
+                normalized: String::from_utf8_lossy(r.normalized())
+                    .into_owned(),
+                priority: 0,
+            };
+            if !(m.matches)(&rule, target) {
+                missed.push(r.line);
+            }
+        }
+    }
+    let with: Vec<(u32, &[u8])> =
+        missed.into_iter().map(|line| (line, &b"Disallow:"[..])).collect();
+    (!with.is_empty()).then(|| replace_lines(body, &with))
 }
 
 #[cfg(test)]
