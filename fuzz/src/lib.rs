@@ -819,4 +819,20 @@ mod tests {
             None
         );
     }
+
+    #[test]
+    fn a_matcher_s_misses_count_for_rules_a_switch_makes_match() {
+        // The campaign's hunting stop (2026-12-01 22:56, artifact
+        // crash-9cbd982b): under google neither rule matches the URL's
+        // lowercase escapes; upper-casing the URL (the switch standing
+        // for texting_robots' literal lowercase match) makes both match,
+        // but texting_robots misses the mixed-case allow.
+        let body = b"User-agent: *\nALLOW /*%E3%83%84%e3%83%84$\nDISALLOW /%e3%83%84%e3%83%84$\n";
+        let url = "/%e3%83%84%e3%83%84";
+        let why = known("rust-texting_robots", body, url, Verdict::Disallowed);
+        assert!(
+            why.as_deref().is_some_and(|w| w.contains("escape-case-kept")),
+            "{why:?}"
+        );
+    }
 }

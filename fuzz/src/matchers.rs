@@ -89,10 +89,10 @@ pub fn first_occurrence_match(pattern: &[u8], target: &[u8]) -> bool {
 
 /// `body` with the rules `m` misses for `url` replaced by `Disallow:`;
 /// `None` when it misses none. Those are the rules that match `url` for
-/// `agent` (under `profile`) but not for `m`, and also the rules of the
-/// groups `agent` does not obey under `profile` that `m` misses. A
-/// switch that `classify` tries next may make `agent` obey those groups
-/// (a substring agent match, say), and the parser misses their rules
+/// `agent` (under `profile`) but not for `m`, and also every other rule
+/// of the body that `m` misses. A switch that `classify` tries next may
+/// make `agent` obey another group (a substring agent match, say) or make
+/// a rule match (an upper-cased URL), and the parser misses those rules
 /// then too. Blanking a rule that matches nothing changes no verdict.
 pub fn as_matched_by(
     m: &KnownMatcher,
@@ -110,9 +110,9 @@ pub fn as_matched_by(
         .filter(|c| !(m.matches)(c, target))
         .map(|c| c.line)
         .collect();
-    let obeyed = |line: u32| d.groups.contains(&line);
-    for g in parsed.groups().iter().filter(|g| !obeyed(g.line())) {
-        for r in &g.rules {
+    let candidate = |line: u32| d.candidates.iter().any(|c| c.line == line);
+    for g in parsed.groups() {
+        for r in g.rules.iter().filter(|r| !candidate(r.line)) {
             let rule = RuleMatch {
                 line: r.line,
                 kind: r.kind,
