@@ -52,15 +52,21 @@ enum PortReading {
 /// `/%é` (`%` swallows `C3 A9`, nothing left to change) stays raw and
 /// matches no URL.
 fn port_reading(value: &[u8]) -> Option<PortReading> {
+    // One walk over the positions the port visits (a `%` always steps
+    // three): its first scan (is there a lone `%`, is there anything to
+    // change) and its rewrite visit the same ones.
     let mut lone = false;
     let mut change = false;
+    let mut out = Vec::with_capacity(value.len() * 3);
     let mut i = 0;
     while i < value.len() {
         match value[i] {
             b'%' => {
                 if escape_at(value, i) {
-                    change |=
-                        value[i + 1..i + 3].iter().any(u8::is_ascii_lowercase);
+                    let digits = &value[i + 1..i + 3];
+                    change |= digits.iter().any(u8::is_ascii_lowercase);
+                    out.push(b'%');
+                    out.extend(digits.iter().map(u8::to_ascii_uppercase));
                 } else {
                     lone = true;
                 }
@@ -68,38 +74,6 @@ fn port_reading(value: &[u8]) -> Option<PortReading> {
             }
             b if b >= 0x80 => {
                 change = true;
-                i += 1;
-            }
-            _ => i += 1,
-        }
-    }
-    if !lone {
-        return None;
-    }
-    if !change {
-        // Google's reading differs from the raw value only where it
-        // escapes a high octet or upper-cases an escape.
-        let lowercase_escape = (0..value.len()).any(|i| {
-            escape_at(value, i)
-                && value[i + 1..i + 3].iter().any(u8::is_ascii_lowercase)
-        });
-        let high = value.iter().any(|&b| b >= 0x80);
-        return (high || lowercase_escape).then_some(PortReading::Raw);
-    }
-    let mut out = Vec::with_capacity(value.len() * 3);
-    let mut i = 0;
-    while i < value.len() {
-        match value[i] {
-            b'%' => {
-                if escape_at(value, i) {
-                    out.push(b'%');
-                    out.extend(
-                        value[i + 1..i + 3].iter().map(u8::to_ascii_uppercase),
-                    );
-                }
-                i += 3;
-            }
-            b if b >= 0x80 => {
                 out.extend_from_slice(format!("%{b:02X}").as_bytes());
                 i += 1;
             }
@@ -109,7 +83,20 @@ fn port_reading(value: &[u8]) -> Option<PortReading> {
             }
         }
     }
-    Some(PortReading::Escaped(out))
+    if !lone {
+        return None;
+    }
+    if change {
+        return Some(PortReading::Escaped(out));
+    }
+    // Google's reading differs from the raw value only where it escapes a
+    // high octet or upper-cases an escape.
+    let lowercase_escape = (0..value.len()).any(|i| {
+        escape_at(value, i)
+            && value[i + 1..i + 3].iter().any(u8::is_ascii_lowercase)
+    });
+    let high = value.iter().any(|&b| b >= 0x80);
+    (high || lowercase_escape).then_some(PortReading::Raw)
 }
 
 /// `body` with every rule the port reads differently (see
