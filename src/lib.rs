@@ -5,8 +5,9 @@
 //! because what a parser does with a BOM, a CR or an invalid UTF-8 octet is
 //! part of what is being tested. Parsing never fails: odd lines become
 //! [`Diagnostic`]s. Wherever readings of the protocol differ, a named
-//! switch of [`Profile`] chooses; [`Profile::rfc9309`] (the default) and
-//! [`Profile::google`] are bundles of those switches.
+//! switch of [`Profile`] chooses; [`Profile::rfc9309`] (the default),
+//! [`Profile::google`] and [`Profile::aipref`] (RFC 9309 as the AI
+//! preferences drafts update it) are bundles of those switches.
 //!
 //! # Example
 //!
@@ -44,6 +45,7 @@
 //! | one URL in one pass, nothing kept ([`RobotsTxt::check_once`]) | `once` |
 //! | a long URL decided on its raw path when a prefix settles it | `early` |
 //! | §2.3.1, §2.4 access results and caching | [`fetch`] |
+//! | draft-ietf-aipref-attach-05 §3 Content-Usage rules, draft-ietf-aipref-vocab-07 statements, Content-Signal ([`RobotsTxt::usage`], [`RobotsTxt::content_signals`]) | `aipref` |
 //!
 //! # Complexity
 //!
@@ -79,6 +81,7 @@
 #![deny(missing_docs)]
 
 mod agent;
+mod aipref;
 mod classify;
 mod decide;
 mod diag;
@@ -104,6 +107,12 @@ mod tokens;
 mod trie;
 
 pub use agent::is_valid_product_token;
+pub use aipref::rule::UsageRule;
+pub use aipref::signal::{ContentSignals, Signal, SignalScope, SignalUse};
+pub use aipref::usage::{UsageDecision, UsageMatch};
+pub use aipref::vocab::{
+    Category, Preference, Preferences, Statement, Vocabulary, read_statement,
+};
 pub use classify::{Classification, classify};
 pub use diag::{Diagnostic, DiagnosticKind};
 pub use explain::{Decision, Reason, RuleMatch, Verdict};
