@@ -386,6 +386,14 @@ impl Process {
                     },
                     Duration::ZERO,
                 ),
+                Request::Usage { robots, agent, url } => (
+                    Call::Usage {
+                        robots: robots.clone(),
+                        agent: agent.clone(),
+                        url: url.clone(),
+                    },
+                    Duration::ZERO,
+                ),
                 Request::ValidToken { token } => {
                     (Call::ValidToken { token: token.clone() }, Duration::ZERO)
                 }

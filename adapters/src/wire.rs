@@ -36,6 +36,8 @@ pub enum Op {
     Sitemaps,
     /// `crawl-delay`.
     CrawlDelay,
+    /// `usage`: AI usage preferences (attach-05 §3.1).
+    Usage,
     /// `valid-token`.
     ValidToken,
     /// `robots-url`.
@@ -51,12 +53,13 @@ pub enum Op {
 
 impl Op {
     /// Every operation.
-    pub const ALL: [Op; 10] = [
+    pub const ALL: [Op; 11] = [
         Op::Hello,
         Op::Decide,
         Op::DecideTokens,
         Op::Sitemaps,
         Op::CrawlDelay,
+        Op::Usage,
         Op::ValidToken,
         Op::RobotsUrl,
         Op::Fetch,
@@ -72,6 +75,7 @@ impl Op {
             Op::DecideTokens => "decide-tokens",
             Op::Sitemaps => "sitemaps",
             Op::CrawlDelay => "crawl-delay",
+            Op::Usage => "usage",
             Op::ValidToken => "valid-token",
             Op::RobotsUrl => "robots-url",
             Op::Fetch => "fetch",
@@ -206,6 +210,15 @@ pub enum Call {
         /// The agent.
         agent: String,
     },
+    /// `usage`.
+    Usage {
+        /// The body.
+        robots: Arc<[u8]>,
+        /// The agent.
+        agent: String,
+        /// The URL.
+        url: String,
+    },
     /// `valid-token`.
     ValidToken {
         /// The token.
@@ -234,6 +247,7 @@ impl Call {
             Call::Fetch { .. } => Op::Fetch,
             Call::Sitemaps { .. } => Op::Sitemaps,
             Call::CrawlDelay { .. } => Op::CrawlDelay,
+            Call::Usage { .. } => Op::Usage,
             Call::ValidToken { .. } => Op::ValidToken,
             Call::RobotsUrl { .. } => Op::RobotsUrl,
             Call::Governs { .. } => Op::Governs,
@@ -275,6 +289,10 @@ impl Call {
             }
             Call::CrawlDelay { robots, agent } => {
                 json!({"id": id, "op": op, "robots": b64(robots), "agent": agent})
+            }
+            Call::Usage { robots, agent, url } => {
+                json!({"id": id, "op": op, "robots": b64(robots), "agent": agent,
+                "url": url})
             }
             Call::ValidToken { token } => {
                 json!({"id": id, "op": op, "token": token})
@@ -350,6 +368,11 @@ impl Call {
             Op::CrawlDelay => {
                 Call::CrawlDelay { robots: robots()?, agent: text("agent") }
             }
+            Op::Usage => Call::Usage {
+                robots: robots()?,
+                agent: text("agent"),
+                url: text("url"),
+            },
             Op::ValidToken => Call::ValidToken { token: text("token") },
             Op::RobotsUrl => Call::RobotsUrl { url: text("url") },
             Op::Governs => Call::Governs {
@@ -564,6 +587,13 @@ mod tests {
             Call::CrawlDelay {
                 robots: Arc::from(&b""[..]),
                 agent: "a".into(),
+            },
+            Call::Usage {
+                robots: Arc::from(
+                    &b"User-agent: *\nContent-Usage: train-ai=n"[..],
+                ),
+                agent: "a".into(),
+                url: "/x".into(),
             },
             Call::ValidToken { token: "Foo_Bar".into() },
             Call::RobotsUrl { url: "https://a.example/x".into() },

@@ -112,7 +112,8 @@ pub fn check_key(request: &Request) -> String {
         Request::Decide { robots, .. }
         | Request::DecideTokens { robots, .. }
         | Request::Sitemaps { robots }
-        | Request::CrawlDelay { robots, .. } => {
+        | Request::CrawlDelay { robots, .. }
+        | Request::Usage { robots, .. } => {
             h.write(robots);
             *robots = empty;
         }

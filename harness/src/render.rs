@@ -66,6 +66,9 @@ pub fn describe_question(q: &Request) -> String {
         Request::CrawlDelay { agent, .. } => {
             format!("crawl-delay agent={agent:?}")
         }
+        Request::Usage { agent, url, .. } => {
+            format!("usage agent={agent:?} url={url:?}")
+        }
         Request::ValidToken { token } => {
             format!("valid-token token={token:?}")
         }

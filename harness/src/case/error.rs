@@ -63,6 +63,8 @@ pub enum At {
     Governs(usize),
     /// The n-th (1-based) `robots_url` entry.
     RobotsUrl(usize),
+    /// The n-th (1-based) `usage` entry.
+    Usage(usize),
 }
 
 impl fmt::Display for At {
@@ -72,6 +74,7 @@ impl fmt::Display for At {
             At::Policy => write!(f, "policy"),
             At::Governs(n) => write!(f, "governs {n}"),
             At::RobotsUrl(n) => write!(f, "robots_url {n}"),
+            At::Usage(n) => write!(f, "usage {n}"),
         }
     }
 }

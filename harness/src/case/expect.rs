@@ -18,6 +18,10 @@ pub enum Vocabulary {
     Verdict,
     /// An access policy (`parse-body`, …) or `implementation-defined`.
     Policy,
+    /// AI usage preferences: `disallowed` (not crawlable, so none),
+    /// `train-ai=y|n|unknown, search=y|n|unknown`, or
+    /// `implementation-defined`.
+    Usage,
 }
 
 impl Vocabulary {
@@ -25,6 +29,7 @@ impl Vocabulary {
         match self {
             Vocabulary::Verdict => "expect",
             Vocabulary::Policy => "policy",
+            Vocabulary::Usage => "usage expect",
         }
     }
 
@@ -35,6 +40,10 @@ impl Vocabulary {
             }
             Vocabulary::Policy => {
                 "parse-body, allow-all, disallow-all, use-cache or implementation-defined"
+            }
+            Vocabulary::Usage => {
+                "disallowed, `train-ai=y|n|unknown, search=y|n|unknown` or \
+                 implementation-defined"
             }
         }
     }
@@ -52,6 +61,7 @@ impl Vocabulary {
             },
             Vocabulary::Policy => Policy::from_name(word)
                 .map(|p| Expected::Value(p.as_str().into())),
+            Vocabulary::Usage => usage_value(word).map(Expected::Value),
         }
     }
 }
@@ -67,9 +77,10 @@ pub enum ExpectError {
         /// The vocabulary it should be from.
         vocabulary: Vocabulary,
     },
-    /// A per-profile table whose keys are not exactly [`PROFILES`].
+    /// A per-profile table whose keys are not exactly [`PROFILES`]
+    /// (`aipref` may be left out: it then expects what `rfc9309` does).
     #[error(
-        "a per-profile {} needs exactly the keys {}; got {}",
+        "a per-profile {} needs exactly the keys {} (aipref optional); got {}",
         .vocabulary.noun(),
         PROFILES.join(", "),
         .got.join(", ")
@@ -98,16 +109,53 @@ pub(super) fn expectation(
         ExpectToml::PerProfile(map) => {
             let mut want: Vec<&str> = PROFILES.to_vec();
             want.sort_unstable();
+            let mut without_aipref = want.clone();
+            without_aipref.retain(|p| *p != "aipref");
             // A BTreeMap's keys come sorted.
-            if !map.keys().map(String::as_str).eq(want) {
+            let keys = || map.keys().map(String::as_str);
+            if !keys().eq(want) && !keys().eq(without_aipref) {
                 return Err(ExpectError::ProfileKeys {
                     got: map.keys().cloned().collect(),
                     vocabulary,
                 });
             }
-            map.iter().map(|(k, v)| Ok((k.clone(), read(v)?))).collect()
+            let mut out: BTreeMap<String, Expected> = map
+                .iter()
+                .map(|(k, v)| Ok((k.clone(), read(v)?)))
+                .collect::<Result<_, ExpectError>>()?;
+            // `aipref` is `rfc9309` plus the AI preference drafts: where a
+            // table leaves it out, it expects what `rfc9309` does.
+            if let Some(rfc) = out.get("rfc9309").cloned() {
+                out.entry("aipref".into()).or_insert(rfc);
+            }
+            Ok(out)
         }
     }
+}
+
+/// The `usage` answer a usage word means (adapters/PROTOCOL.md):
+/// `disallowed` → `{"crawlable": false, "usage": null}`;
+/// `train-ai=n, search=unknown` → `{"crawlable": true, "usage":
+/// {"train-ai": "n", "search": "unknown"}}` (both categories, in that
+/// order, each `y`, `n` or `unknown`).
+fn usage_value(word: &str) -> Option<serde_json::Value> {
+    if word == "disallowed" {
+        return Some(serde_json::json!({"crawlable": false, "usage": null}));
+    }
+    let mut usage = serde_json::Map::new();
+    let labels = ["train-ai", "search"];
+    let pairs: Vec<&str> = word.split(',').map(str::trim).collect();
+    if pairs.len() != labels.len() {
+        return None;
+    }
+    for (pair, label) in pairs.iter().zip(labels) {
+        let (k, v) = pair.split_once('=')?;
+        if k != label || !matches!(v, "y" | "n" | "unknown") {
+            return None;
+        }
+        usage.insert(k.to_string(), v.into());
+    }
+    Some(serde_json::json!({"crawlable": true, "usage": usage}))
 }
 
 /// The same expectation under every profile.

@@ -14,7 +14,7 @@ use robots_adapters::Request;
 use super::fetch::Scenario;
 
 /// The profiles every expectation is stated for.
-pub const PROFILES: [&str; 2] = ["rfc9309", "google"];
+pub const PROFILES: [&str; 3] = ["rfc9309", "google", "aipref"];
 
 /// Where a case comes from.
 pub const SOURCES: [&str; 5] =
