@@ -17,8 +17,14 @@ use super::fetch::Scenario;
 pub const PROFILES: [&str; 3] = ["rfc9309", "google", "aipref"];
 
 /// Where a case comes from.
-pub const SOURCES: [&str; 5] =
-    ["rfc9309", "google-doc", "google-parser", "regression", "fuzz-finding"];
+pub const SOURCES: [&str; 6] = [
+    "rfc9309",
+    "google-doc",
+    "google-parser",
+    "regression",
+    "fuzz-finding",
+    "aipref-draft",
+];
 
 /// The reasons an explanation may give.
 pub const REASONS: [&str; 5] = [
