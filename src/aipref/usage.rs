@@ -342,4 +342,39 @@ Content-Usage: /a train-ai=n\nContent-Usage: /ab search=n\n";
             (Preference::Unknown, Preference::Disallowed)
         );
     }
+
+    mod properties {
+        use proptest::prelude::*;
+
+        use crate::test_support::{body, profile};
+        use crate::{Profile, RobotsTxt};
+
+        proptest! {
+            /// attach-05 §3.1: a URL that may not be crawled has no
+            /// preference, and `usage` agrees with `decide` on whether it
+            /// may; under a profile without the Content-Usage rule every
+            /// preference is unknown.
+            #[test]
+            fn usage_agrees_with_decide_on_crawlability(
+                body in body(),
+                p in profile(),
+                url in prop::sample::select(vec!["/", "/x", "/x/y", "/p?q", "/%E3%83%84"]),
+                agent in prop::sample::select(vec!["a", "FooBot", ""]),
+            ) {
+                for p in [p, Profile::aipref()] {
+                    let r = RobotsTxt::parse(&body, &p);
+                    let u = r.usage(agent, url).unwrap();
+                    let d = r.decide(agent, url).unwrap();
+                    prop_assert_eq!(u.preferences.is_some(), d.is_allowed());
+                    prop_assert_eq!(&u.crawl, &d);
+                    if !p.content_usage_rule {
+                        prop_assert!(u.preferences.is_none_or(|x| x.is_unknown()));
+                    }
+                    for line in &u.deciding {
+                        prop_assert!(u.candidates.iter().any(|c| c.line == *line));
+                    }
+                }
+            }
+        }
+    }
 }

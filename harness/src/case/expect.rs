@@ -188,7 +188,32 @@ mod tests {
         let err = expectation(&partial, Vocabulary::Policy).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "a per-profile policy needs exactly the keys rfc9309, google; got google"
+            "a per-profile policy needs exactly the keys rfc9309, google, \
+             aipref (aipref optional); got google"
         );
+        // A table without aipref expects under aipref what rfc9309 does.
+        let two = ExpectToml::PerProfile(
+            [
+                ("google".to_string(), "allowed".to_string()),
+                ("rfc9309".to_string(), "disallowed".to_string()),
+            ]
+            .into(),
+        );
+        let got = expectation(&two, Vocabulary::Verdict).unwrap();
+        assert_eq!(got["aipref"], Expected::Disallowed);
+        // Usage words.
+        let usage = ExpectToml::Same("train-ai=n, search=unknown".into());
+        let got = expectation(&usage, Vocabulary::Usage).unwrap();
+        assert_eq!(
+            got["aipref"],
+            Expected::Value(serde_json::json!({"crawlable": true,
+                "usage": {"train-ai": "n", "search": "unknown"}}))
+        );
+        for bad in
+            ["search=n, train-ai=n", "train-ai=no, search=y", "train-ai=n"]
+        {
+            let e = ExpectToml::Same(bad.into());
+            assert!(expectation(&e, Vocabulary::Usage).is_err(), "{bad}");
+        }
     }
 }
