@@ -55,7 +55,7 @@ pub struct Args {
     command_profile: String,
     /// The expectations outcomes are counted under (`claimed`: each
     /// adapter's own claimed profile)
-    #[arg(long, default_value = "rfc9309", value_parser = ["rfc9309", "google", "claimed"])]
+    #[arg(long, default_value = "rfc9309", value_parser = ["rfc9309", "google", "aipref", "claimed"])]
     profile: String,
     /// Only checks whose name contains one of these
     #[arg(value_name = "FILTER")]
