@@ -29,6 +29,15 @@
 //! [`fetch`] as pure functions of a fetch outcome. No host checks: which
 //! authority a file governs is the caller's business.
 //!
+//! # The house
+//!
+//! Three rooms: `reading` (what the text says: lex, parse, agent, tokens,
+//! encode, pattern, target, decide, and the AI preference drafts in
+//! `reading::aipref`), `fast` (the same answers sooner: index, haystack,
+//! trie, early, once, focus, kept_lines) and `space` (the readings a
+//! parser may take: profile, settle, classify); [`fetch`] models the
+//! fetch. Each room's module doc says what it must never do.
+//!
 //! # Where each clause lives
 //!
 //! | RFC 9309 | module |
@@ -80,31 +89,21 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-mod agent;
-mod aipref;
-mod classify;
-mod decide;
-mod diag;
-mod early;
-mod encode;
-mod explain;
+mod fast;
 pub mod fetch;
-mod focus;
-mod haystack;
-mod index;
-mod kept_lines;
-mod lex;
-mod octets;
-mod once;
-mod parse;
-mod pattern;
-mod profile;
-mod settle;
-mod target;
+mod reading;
+mod space;
 #[cfg(test)]
 mod test_support;
-mod tokens;
-mod trie;
+
+// The rooms' modules by their own names, so that every module reaches
+// another as `crate::<module>` wherever it lives.
+use fast::{early, focus, haystack, index, kept_lines, once, trie};
+use reading::{
+    agent, aipref, decide, diag, encode, explain, lex, octets, parse, pattern,
+    target,
+};
+use space::{classify, profile, settle};
 
 pub use agent::is_valid_product_token;
 pub use aipref::rule::UsageRule;
