@@ -35,6 +35,12 @@ pub enum SignalScope {
     /// names does not get the `*` group's signals. A line before the
     /// first group applies to no crawler.
     Group,
+    /// As `Group`, but a crawler whose own groups carry no Content-Signal
+    /// line gets the `*` groups' lines. Evidence: fast-robotstxt 1.1.0
+    /// (a fork of Google's parser: `RobotsMatcher::GetContentSignal`
+    /// keeps a specific and a global signal and falls back to the
+    /// global one).
+    GroupOrStar,
     /// Only lines in `*` groups count, and they apply to every crawler
     /// (read as a site-wide policy written where Cloudflare writes it).
     StarGroups,

@@ -192,6 +192,22 @@ impl RobotsTxt {
                     take(&mut lines, &self.groups[i].records);
                 }
             }
+            SignalScope::GroupOrStar => {
+                let selection = select(&self.groups, agent, &self.profile);
+                for &i in &selection.groups {
+                    take(&mut lines, &self.groups[i].records);
+                }
+                if lines.is_empty() && !selection.global {
+                    for g in &self.groups {
+                        if g.agents
+                            .iter()
+                            .any(|a| a.token == AgentToken::Global)
+                        {
+                            take(&mut lines, &g.records);
+                        }
+                    }
+                }
+            }
             SignalScope::StarGroups => {
                 for g in &self.groups {
                     if g.agents.iter().any(|a| a.token == AgentToken::Global) {
@@ -376,5 +392,43 @@ Content-Usage: /a train-ai=n\nContent-Usage: /ab search=n\n";
                 }
             }
         }
+    }
+
+    #[test]
+    fn content_signal_scopes() {
+        use crate::SignalScope;
+        let body = b"Content-Signal: search=no\n\
+User-Agent: *\nContent-Signal: search=yes, ai-train=no\nAllow: /\n\n\
+User-agent: GPTBot\nDisallow: /\n\n\
+User-agent: FooBot\nContent-Signal: ai-input=no\n";
+        let read = |scope, agent| {
+            let mut p = Profile::aipref();
+            p.content_signal_scope = scope;
+            let (s, lines) = RobotsTxt::parse(body, &p).content_signals(agent);
+            (s.to_string(), lines)
+        };
+        use SignalScope::*;
+        assert_eq!(
+            read(Group, "Googlebot"),
+            ("search=yes, ai-train=no".into(), vec![3])
+        );
+        assert_eq!(read(Group, "GPTBot"), (String::new(), vec![]));
+        assert_eq!(read(Group, "FooBot"), ("ai-input=no".into(), vec![10]));
+        assert_eq!(
+            read(GroupOrStar, "GPTBot"),
+            ("search=yes, ai-train=no".into(), vec![3])
+        );
+        assert_eq!(
+            read(GroupOrStar, "FooBot"),
+            ("ai-input=no".into(), vec![10])
+        );
+        assert_eq!(
+            read(StarGroups, "FooBot"),
+            ("search=yes, ai-train=no".into(), vec![3])
+        );
+        assert_eq!(
+            read(File, "GPTBot"),
+            ("search=no, ai-input=no, ai-train=no".into(), vec![1, 3, 10])
+        );
     }
 }
