@@ -49,15 +49,14 @@ fn signal_line(s: &Value) -> String {
     let lines = s["lines"].as_array().map(|l| {
         l.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ")
     });
-    let pairs: Vec<String> = s
-        .as_object()
-        .map(|m| {
-            m.iter()
-                .filter(|(k, _)| *k != "lines")
-                .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or("?")))
-                .collect()
+    // In the order of the draft's label table, then `use`.
+    let order = ["search", "ai-input", "ai-train", "use"];
+    let pairs: Vec<String> = order
+        .iter()
+        .filter_map(|k| {
+            s.get(*k).map(|v| format!("{k}={}", v.as_str().unwrap_or("?")))
         })
-        .unwrap_or_default();
+        .collect();
     match (pairs.is_empty(), lines) {
         (true, _) => "  content-signal: none applies to this agent".into(),
         (false, Some(l)) => {
