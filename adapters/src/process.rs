@@ -394,6 +394,13 @@ impl Process {
                     },
                     Duration::ZERO,
                 ),
+                Request::ContentSignal { robots, agent } => (
+                    Call::ContentSignal {
+                        robots: robots.clone(),
+                        agent: agent.clone(),
+                    },
+                    Duration::ZERO,
+                ),
                 Request::ValidToken { token } => {
                     (Call::ValidToken { token: token.clone() }, Duration::ZERO)
                 }

@@ -284,6 +284,10 @@ impl Adapter for Reference {
             Request::CrawlDelay { robots, agent } => {
                 value(self.parsed(robots).crawl_delay(agent).into())
             }
+            Request::ContentSignal { robots, agent } => {
+                let (signals, _) = self.parsed(robots).content_signals(agent);
+                value(signal_value(&signals))
+            }
             Request::Usage { robots, agent, url } => {
                 match self.parsed(robots).usage(agent, url) {
                     Ok(u) => value(usage_value(&u)),
@@ -449,4 +453,16 @@ impl Reference {
             signals,
         })
     }
+}
+
+/// The `content-signal` answer: every key, `null` where no line sets it
+/// (adapters/PROTOCOL.md).
+pub fn signal_value(s: &robots_oracle::ContentSignals) -> serde_json::Value {
+    let yn = |b: Option<bool>| b.map(|b| if b { "yes" } else { "no" });
+    serde_json::json!({
+        "search": yn(s.search),
+        "ai-input": yn(s.ai_input),
+        "ai-train": yn(s.ai_train),
+        "use": s.use_.map(|u| u.as_str()),
+    })
 }

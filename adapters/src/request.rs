@@ -79,6 +79,17 @@ pub enum Request {
         /// An absolute URL or a path with optional query.
         url: String,
     },
+    /// The Content-Signal values (Cloudflare's Content Signals) that
+    /// apply to `agent`, as the parser reads them. Answered with a value:
+    /// `{"search": "yes"|"no"|null, "ai-input": …, "ai-train": …, "use":
+    /// "immediate"|"reference"|"full"|null}`.
+    ContentSignal {
+        /// The robots.txt body.
+        #[serde(skip)]
+        robots: Arc<[u8]>,
+        /// The crawler's product token.
+        agent: String,
+    },
     /// Is `token` a valid product token (R2.2.1-1)?
     ValidToken {
         /// The token.
@@ -156,6 +167,7 @@ impl Request {
             Request::Sitemaps { .. } => Op::Sitemaps,
             Request::CrawlDelay { .. } => Op::CrawlDelay,
             Request::Usage { .. } => Op::Usage,
+            Request::ContentSignal { .. } => Op::ContentSignal,
             Request::ValidToken { .. } => Op::ValidToken,
             Request::RobotsUrl { .. } => Op::RobotsUrl,
             Request::Fetch { .. } => Op::Fetch,
@@ -171,7 +183,8 @@ impl Request {
             | Request::DecideTokens { robots, .. }
             | Request::Sitemaps { robots }
             | Request::CrawlDelay { robots, .. }
-            | Request::Usage { robots, .. } => Some(robots),
+            | Request::Usage { robots, .. }
+            | Request::ContentSignal { robots, .. } => Some(robots),
             Request::ValidToken { .. }
             | Request::RobotsUrl { .. }
             | Request::Fetch { .. }
@@ -305,6 +318,8 @@ pub struct Capabilities {
     pub crawl_delay: bool,
     /// Answers `usage` (AI usage preferences, attach-05 §3.1).
     pub usage: bool,
+    /// Answers `content-signal` (Cloudflare's Content Signals).
+    pub content_signal: bool,
     /// Answers `valid-token`.
     pub valid_token: bool,
     /// Answers `robots-url`.
@@ -338,6 +353,7 @@ impl Capabilities {
             sitemaps: false,
             crawl_delay: false,
             usage: false,
+            content_signal: false,
             valid_token: false,
             robots_url: false,
             fetch: false,
@@ -353,6 +369,7 @@ impl Capabilities {
             sitemaps: true,
             crawl_delay: true,
             usage: true,
+            content_signal: true,
             valid_token: true,
             robots_url: true,
             access_result: true,
@@ -403,6 +420,9 @@ impl Capabilities {
             }
             Request::CrawlDelay { .. } => {
                 refuse(self.crawl_delay, "no crawl-delay API")
+            }
+            Request::ContentSignal { .. } => {
+                refuse(self.content_signal, "no Content-Signal API")
             }
             Request::Usage { url, .. } => {
                 refuse(self.usage, "no AI usage preference API")?;

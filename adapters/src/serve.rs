@@ -48,6 +48,9 @@ fn requests(call: Call) -> Vec<Request> {
         Call::Usage { robots, agent, url } => {
             vec![Request::Usage { robots, agent, url }]
         }
+        Call::ContentSignal { robots, agent } => {
+            vec![Request::ContentSignal { robots, agent }]
+        }
         Call::ValidToken { token } => vec![Request::ValidToken { token }],
         Call::RobotsUrl { url } => vec![Request::RobotsUrl { url }],
         Call::Governs { robots_url, url } => {

@@ -38,6 +38,8 @@ pub enum Op {
     CrawlDelay,
     /// `usage`: AI usage preferences (attach-05 §3.1).
     Usage,
+    /// `content-signal`: Cloudflare's Content Signals.
+    ContentSignal,
     /// `valid-token`.
     ValidToken,
     /// `robots-url`.
@@ -53,13 +55,14 @@ pub enum Op {
 
 impl Op {
     /// Every operation.
-    pub const ALL: [Op; 11] = [
+    pub const ALL: [Op; 12] = [
         Op::Hello,
         Op::Decide,
         Op::DecideTokens,
         Op::Sitemaps,
         Op::CrawlDelay,
         Op::Usage,
+        Op::ContentSignal,
         Op::ValidToken,
         Op::RobotsUrl,
         Op::Fetch,
@@ -76,6 +79,7 @@ impl Op {
             Op::Sitemaps => "sitemaps",
             Op::CrawlDelay => "crawl-delay",
             Op::Usage => "usage",
+            Op::ContentSignal => "content-signal",
             Op::ValidToken => "valid-token",
             Op::RobotsUrl => "robots-url",
             Op::Fetch => "fetch",
@@ -219,6 +223,13 @@ pub enum Call {
         /// The URL.
         url: String,
     },
+    /// `content-signal`.
+    ContentSignal {
+        /// The body.
+        robots: Arc<[u8]>,
+        /// The agent.
+        agent: String,
+    },
     /// `valid-token`.
     ValidToken {
         /// The token.
@@ -248,6 +259,7 @@ impl Call {
             Call::Sitemaps { .. } => Op::Sitemaps,
             Call::CrawlDelay { .. } => Op::CrawlDelay,
             Call::Usage { .. } => Op::Usage,
+            Call::ContentSignal { .. } => Op::ContentSignal,
             Call::ValidToken { .. } => Op::ValidToken,
             Call::RobotsUrl { .. } => Op::RobotsUrl,
             Call::Governs { .. } => Op::Governs,
@@ -288,6 +300,9 @@ impl Call {
                 json!({"id": id, "op": op, "robots": b64(robots)})
             }
             Call::CrawlDelay { robots, agent } => {
+                json!({"id": id, "op": op, "robots": b64(robots), "agent": agent})
+            }
+            Call::ContentSignal { robots, agent } => {
                 json!({"id": id, "op": op, "robots": b64(robots), "agent": agent})
             }
             Call::Usage { robots, agent, url } => {
@@ -367,6 +382,9 @@ impl Call {
             Op::Sitemaps => Call::Sitemaps { robots: robots()? },
             Op::CrawlDelay => {
                 Call::CrawlDelay { robots: robots()?, agent: text("agent") }
+            }
+            Op::ContentSignal => {
+                Call::ContentSignal { robots: robots()?, agent: text("agent") }
             }
             Op::Usage => Call::Usage {
                 robots: robots()?,
@@ -594,6 +612,12 @@ mod tests {
                 ),
                 agent: "a".into(),
                 url: "/x".into(),
+            },
+            Call::ContentSignal {
+                robots: Arc::from(
+                    &b"User-agent: *\nContent-Signal: search=yes"[..],
+                ),
+                agent: "a".into(),
             },
             Call::ValidToken { token: "Foo_Bar".into() },
             Call::RobotsUrl { url: "https://a.example/x".into() },

@@ -113,7 +113,8 @@ pub fn check_key(request: &Request) -> String {
         | Request::DecideTokens { robots, .. }
         | Request::Sitemaps { robots }
         | Request::CrawlDelay { robots, .. }
-        | Request::Usage { robots, .. } => {
+        | Request::Usage { robots, .. }
+        | Request::ContentSignal { robots, .. } => {
             h.write(robots);
             *robots = empty;
         }

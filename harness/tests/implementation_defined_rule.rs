@@ -227,6 +227,31 @@ fn breaches(
             ));
         }
     }
+    // `content_signal` entries: the same under every profile; open only
+    // on a silence of the drafts (S-CS-SYNTAX), definite only on a clause
+    // of the drafts above MAY.
+    let signals = case.get("content_signal").and_then(Value::as_array);
+    for (i, e) in signals.into_iter().flatten().enumerate() {
+        let Some(e) = e.as_table() else { continue };
+        let word = e.get("expect").and_then(Value::as_str).unwrap_or_default();
+        let tag = format!("{name}: {id}: content_signal {}", i + 1);
+        let has_why = non_empty(case.get("why")) || non_empty(e.get("why"));
+        if word == ID && !has_why {
+            out.push(format!("{tag}: implementation-defined without `why`"));
+        }
+        if word == ID && !draft_open {
+            out.push(format!(
+                "{tag}: implementation-defined, but the case cites no \
+                 SILENT/MAY clause of the drafts"
+            ));
+        }
+        if word != ID && !draft_decided {
+            out.push(format!(
+                "{tag}: definite, but the case cites no clause of the \
+                 drafts above MAY"
+            ));
+        }
+    }
     for e in expectations(case) {
         let _ = e.case;
         let tag = format!("{name}: {id}: {}", e.what);

@@ -65,6 +65,8 @@ pub enum At {
     RobotsUrl(usize),
     /// The n-th (1-based) `usage` entry.
     Usage(usize),
+    /// The n-th (1-based) `content_signal` entry.
+    Signal(usize),
 }
 
 impl fmt::Display for At {
@@ -75,6 +77,7 @@ impl fmt::Display for At {
             At::Governs(n) => write!(f, "governs {n}"),
             At::RobotsUrl(n) => write!(f, "robots_url {n}"),
             At::Usage(n) => write!(f, "usage {n}"),
+            At::Signal(n) => write!(f, "content_signal {n}"),
         }
     }
 }

@@ -22,6 +22,10 @@ pub enum Vocabulary {
     /// `train-ai=y|n|unknown, search=y|n|unknown`, or
     /// `implementation-defined`.
     Usage,
+    /// Content-Signal values: `none`, or `key=value` pairs (`search`,
+    /// `ai-input`, `ai-train`: yes/no; `use`: immediate/reference/full)
+    /// in that order, or `implementation-defined`.
+    Signal,
 }
 
 impl Vocabulary {
@@ -30,6 +34,7 @@ impl Vocabulary {
             Vocabulary::Verdict => "expect",
             Vocabulary::Policy => "policy",
             Vocabulary::Usage => "usage expect",
+            Vocabulary::Signal => "content_signal expect",
         }
     }
 
@@ -43,6 +48,11 @@ impl Vocabulary {
             }
             Vocabulary::Usage => {
                 "disallowed, `train-ai=y|n|unknown, search=y|n|unknown` or \
+                 implementation-defined"
+            }
+            Vocabulary::Signal => {
+                "none, `search=yes|no, ai-input=yes|no, ai-train=yes|no, \
+                 use=immediate|reference|full` (any of them, in that order) or \
                  implementation-defined"
             }
         }
@@ -62,6 +72,7 @@ impl Vocabulary {
             Vocabulary::Policy => Policy::from_name(word)
                 .map(|p| Expected::Value(p.as_str().into())),
             Vocabulary::Usage => usage_value(word).map(Expected::Value),
+            Vocabulary::Signal => signal_value(word).map(Expected::Value),
         }
     }
 }
@@ -156,6 +167,37 @@ fn usage_value(word: &str) -> Option<serde_json::Value> {
         usage.insert(k.to_string(), v.into());
     }
     Some(serde_json::json!({"crawlable": true, "usage": usage}))
+}
+
+/// The `content-signal` answer a word means (adapters/PROTOCOL.md):
+/// `none` → every key null; `search=yes, ai-train=no` → those set, the
+/// others null. Keys in the order search, ai-input, ai-train, use, each
+/// at most once.
+fn signal_value(word: &str) -> Option<serde_json::Value> {
+    const KEYS: [(&str, &[&str]); 4] = [
+        ("search", &["yes", "no"]),
+        ("ai-input", &["yes", "no"]),
+        ("ai-train", &["yes", "no"]),
+        ("use", &["immediate", "reference", "full"]),
+    ];
+    let mut out = serde_json::Map::new();
+    for (k, _) in KEYS {
+        out.insert(k.to_string(), serde_json::Value::Null);
+    }
+    if word == "none" {
+        return Some(serde_json::Value::Object(out));
+    }
+    let mut next = 0;
+    for pair in word.split(',').map(str::trim) {
+        let (k, v) = pair.split_once('=')?;
+        let at = KEYS.iter().position(|(key, _)| *key == k)?;
+        if at < next || !KEYS[at].1.contains(&v) {
+            return None;
+        }
+        next = at + 1;
+        out.insert(k.to_string(), v.into());
+    }
+    Some(serde_json::Value::Object(out))
 }
 
 /// The same expectation under every profile.

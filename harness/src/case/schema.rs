@@ -50,6 +50,8 @@ pub(super) struct CaseToml {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub usage: Vec<UsageToml>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub content_signal: Vec<SignalToml>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tokens: Vec<TokenToml>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub robots_url: Vec<RobotsUrlToml>,
@@ -237,6 +239,16 @@ pub(super) struct CrawlDelayToml {
 pub(super) struct UsageToml {
     pub agent: String,
     pub url: String,
+    pub expect: ExpectToml,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+}
+
+/// One `content_signal` entry: the Content-Signal values for `agent`.
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct SignalToml {
+    pub agent: String,
     pub expect: ExpectToml,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
