@@ -37,7 +37,7 @@ pub fn write(m: &Matrix, out: &mut impl Write) -> std::io::Result<()> {
         .unwrap_or(0);
     writeln!(
         out,
-        "{:<w$} {:<8} {:<8} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5}  {:<16} {:<16} {}",
+        "{:<w$} {:<8} {:<8} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5}  {:<16} {:<16} GOOGLE",
         "adapter",
         "claims",
         "judged",
@@ -50,7 +50,6 @@ pub fn write(m: &Matrix, out: &mut impl Write) -> std::io::Result<()> {
         "tmout",
         "MUST",
         "SHOULD",
-        "GOOGLE"
     )?;
     let mut judged_elsewhere = false;
     for c in &m.adapters {
