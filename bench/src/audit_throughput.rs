@@ -1,6 +1,7 @@
 //! Audit throughput per core: how many hosts (and verdicts) one
-//! `robots-conformance audit` worker judges per second on the real
-//! corpus, with the oracle alone (both profiles) and with the oracle and
+//! `robots-conformance audit` worker judges per second on a corpus (real
+//! files given with `bench --corpus`, else the embedded sample), with the
+//! oracle alone (both profiles) and with the oracle and
 //! the in-process Rust adapters, the default agents and probes. These
 //! are the figures the README's "At scale" projection multiplies.
 //!
