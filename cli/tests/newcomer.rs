@@ -187,8 +187,9 @@ fn certify_prints_tier_counts_and_writes_readable_files_without_a_lock() {
     }
     let again = certify();
     assert!(
-        text(&again.stderr)
-            .contains("replacing an earlier run's certificate.json, certificate.md"),
+        text(&again.stderr).contains(
+            "replacing an earlier run's certificate.json, certificate.md"
+        ),
         "{}",
         text(&again.stderr)
     );
