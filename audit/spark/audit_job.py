@@ -81,8 +81,12 @@ def setup_of(binary, opts):
     audit of no input, read back from its audit.json."""
     d = tempfile.mkdtemp(prefix="robots-audit-setup-")
     try:
-        subprocess.run([binary, "audit", "-", "--out", d, "--no-progress"] + opts,
-                       input=b"", check=True, stdout=subprocess.DEVNULL)
+        # Its summary line ("0 inputs, 0 records -> ...") is not the job's:
+        # stderr is shown only when it fails.
+        proc = subprocess.run([binary, "audit", "-", "--out", d, "--no-progress"] + opts,
+                              input=b"", stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        if proc.returncode != 0:
+            sys.exit("robots-conformance audit (setup) failed: " + proc.stderr.decode(errors="replace"))
         with open(os.path.join(d, "audit.json")) as f:
             return json.load(f)["setup"]
     finally:
@@ -237,6 +241,7 @@ def main(argv):
     a = parse_args(argv)
     spark = SparkSession.builder.appName("robots-audit").getOrCreate()
     sc = spark.sparkContext
+    sc.setLogLevel("WARN")
     opts = audit_options(a)
     paths = expand(a.inputs)
     if not paths:
@@ -255,9 +260,15 @@ def main(argv):
         json.dump(doc, f, indent=2)
         f.write("\n")
     os.replace(tmp, os.path.join(a.out, "audit.json"))
-    c = doc["counts"]
-    print(f"{c['inputs']} inputs, {c['records']} records, {c['hosts']} hosts, {c['errors']} errors -> {a.out}")
     spark.stop()
+    c = doc["counts"]
+    # The result, last (Spark's own messages are on stderr, before it).
+    print(f"{c['inputs']} inputs, {c['records']} records, {c['hosts']} hosts, {c['errors']} errors -> {a.out}",
+          flush=True)
+    if c["records"] == 0:
+        # As `robots-conformance audit`: inputs that hold no record at all
+        # audited nothing.
+        sys.exit("no record in any input; nothing was audited")
 
 
 if __name__ == "__main__":

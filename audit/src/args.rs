@@ -117,9 +117,10 @@ pub struct MergeArgs {
 /// `audit make-warc`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct MakeWarcArgs {
-    /// The corpus
+    /// The corpus (.tar.gz, folder, JSON lines) [default: the embedded
+    /// sample of synthetic files]
     #[arg(value_name = "CORPUS")]
-    pub corpus: String,
+    pub corpus: Option<String>,
     /// The WARC.gz to write
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,

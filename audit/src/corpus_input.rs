@@ -1,7 +1,8 @@
 //! The non-WARC forms: a `.tar.gz` corpus (the shared corpus's form; the
 //! harness's `corpus` module reads the same, this reading is bounded and
 //! counts bad entries instead of failing), a folder of files, and JSON
-//! lines. Each file is one host's robots.txt as served with status 200;
+//! lines, and files already in memory ([`files`]). Each file is one
+//! host's robots.txt as served with status 200;
 //! the host is the file's name. Never fails: what cannot be read stops
 //! the input with its reason.
 
@@ -148,6 +149,17 @@ pub fn folder(dir: &Path, limits: Limits) -> Input {
             ),
             Err(e) => input.bad("unreadable", format!("{name}: {e}")),
         }
+    }
+    input
+}
+
+/// Files already in memory, each a host's name and its robots.txt as
+/// served with status 200, in the order given (the embedded sample
+/// corpus: `audit make-warc` without a corpus, and `bench`).
+pub fn files(files: &[(String, Vec<u8>)], limits: Limits) -> Input {
+    let mut input = Input::new("files");
+    for (name, body) in files {
+        add(&mut input, name, 200, body.clone(), limits);
     }
     input
 }

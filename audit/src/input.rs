@@ -21,13 +21,17 @@ pub struct Limits {
 }
 
 /// Expands `-` into the paths listed on `stdin`; other arguments are kept
-/// as given. Blank lines are ignored.
+/// as given, after [`check_named`] (a path that cannot be read is a usage
+/// error before stdin is read). Blank lines are ignored.
 pub fn expand(
     args: &[String],
     stdin: impl BufRead,
 ) -> Result<Vec<String>, Error> {
     let mut out = Vec::new();
     let mut stdin = Some(stdin);
+    for a in args.iter().filter(|a| *a != "-") {
+        check_named(a)?;
+    }
     for a in args {
         if a == "-" {
             let Some(reader) = stdin.take() else {
@@ -45,6 +49,30 @@ pub fn expand(
         }
     }
     Ok(out)
+}
+
+/// Checks that a path named on the command line can be read (a file
+/// opened, a folder listed) before anything runs: a missing or unreadable
+/// one is a usage error naming it. Paths listed on stdin (`-`) are not
+/// checked here: what cannot be read among them is a counted error row,
+/// as is every bad record inside a readable input.
+pub fn check_named(path: &str) -> Result<(), Error> {
+    let p = Path::new(path);
+    let result = std::fs::metadata(p).and_then(|m| {
+        if m.is_dir() {
+            std::fs::read_dir(p).map(drop)
+        } else {
+            std::fs::File::open(p).map(drop)
+        }
+    });
+    result.map_err(|e| {
+        let glob = if path.contains(['*', '?', '[']) {
+            " (a shell pattern that matched no file is passed on as written)"
+        } else {
+            ""
+        };
+        Error::Usage(format!("INPUT {path}: {e}{glob}"))
+    })
 }
 
 /// Reads one input in whichever form it is.
@@ -115,11 +143,36 @@ mod tests {
 
     #[test]
     fn dash_reads_paths_from_stdin() {
-        let args = vec!["a.warc".to_string(), "-".to_string()];
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.warc");
+        std::fs::write(&a, b"").unwrap();
+        let a = a.to_string_lossy().into_owned();
+        let args = vec![a.clone(), "-".to_string()];
+        // Paths listed on stdin are not checked: a missing one is a
+        // counted error row of the run.
         let got = expand(&args, &b"b.warc.gz\n\n  c \n"[..]).unwrap();
-        assert_eq!(got, ["a.warc", "b.warc.gz", "c"]);
+        assert_eq!(got, [a.as_str(), "b.warc.gz", "c"]);
         let twice = vec!["-".to_string(), "-".to_string()];
         assert!(expand(&twice, &b""[..]).is_err());
+    }
+
+    #[test]
+    fn a_named_input_that_does_not_exist_is_a_usage_error_naming_it() {
+        let args =
+            vec!["-".to_string(), "target/no-such/*.warc.gz".to_string()];
+        let err = expand(&args, &b"never read\n"[..]).unwrap_err();
+        assert!(matches!(err, Error::Usage(_)), "{err}");
+        let text = err.to_string();
+        assert!(text.contains("target/no-such/*.warc.gz"), "{text}");
+        assert!(text.contains("shell pattern"), "{text}");
+    }
+
+    #[test]
+    fn a_named_folder_is_accepted() {
+        let dir = tempfile::tempdir().unwrap();
+        let name = dir.path().to_string_lossy().into_owned();
+        assert!(check_named(&name).is_ok());
+        assert!(check_named(&format!("{name}/missing")).is_err());
     }
 
     #[test]

@@ -90,7 +90,12 @@ pub fn run(args: Args) -> Result<Outcome, Error> {
             Ok(Outcome::Rendered(r.dir.clone()))
         }
         Some(Command::MakeWarc(m)) => {
-            let (files, records) = warc_out::make(&m.corpus, &m.out, m.split)?;
+            // The embedded sample is the binary's (robots-gen); this
+            // crate is given a corpus.
+            let corpus = m.corpus.as_deref().ok_or_else(|| {
+                Error::Usage("make-warc: no CORPUS given".into())
+            })?;
+            let (files, records) = warc_out::make(corpus, &m.out, m.split)?;
             Ok(Outcome::MadeWarc { files, records })
         }
         None => {

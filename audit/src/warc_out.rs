@@ -105,6 +105,16 @@ pub fn make(
     if let Some((kind, detail)) = &read.stopped {
         return Err(Error::Usage(format!("{corpus}: {kind}: {detail}")));
     }
+    make_from(&read, out, split)
+}
+
+/// [`make`] from captures already read (see
+/// [`crate::corpus_input::files`] for files in memory).
+pub fn make_from(
+    read: &crate::capture::Input,
+    out: &std::path::Path,
+    split: usize,
+) -> Result<(Vec<std::path::PathBuf>, usize), Error> {
     let split = split.max(1);
     let mut files: Vec<Vec<u8>> = vec![Vec::new(); split];
     let mut records = 0;

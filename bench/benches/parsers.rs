@@ -8,8 +8,9 @@
 //! ROBOTS_CORPUS=path/to/real-robots.tar.gz cargo bench --bench parsers
 //! ```
 //!
-//! The corpus groups are skipped, with a message, when the archive is
-//! missing. Hostile inputs are cut down for parsers marked `bounded` (the
+//! Without `ROBOTS_CORPUS` the corpus groups time the embedded sample
+//! (`robots_diff::corpus::sample`); they are skipped, with a message,
+//! when the archive given cannot be read. Hostile inputs are cut down for parsers marked `bounded` (the
 //! benchmark id says so); see `Subject::bounded` for why.
 //!
 //! The groups are the rows of `robots-conformance bench` (parse only,
@@ -31,11 +32,9 @@ use robots_bench::{self as bench, CORPUS_PATH, Query, Subject};
 use robots_diff::corpus;
 
 fn corpus(c: &mut Criterion, subjects: &[Subject]) {
-    let path = std::env::var_os("ROBOTS_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(corpus::default_path);
-    let files = match corpus::read(&path) {
-        Ok(files) => files,
+    let path = std::env::var_os("ROBOTS_CORPUS").map(PathBuf::from);
+    let files = match corpus::load(path.as_deref()) {
+        Ok((files, _)) => files,
         Err(e) => {
             eprintln!("corpus benchmarks skipped: {e}");
             return;

@@ -3,7 +3,8 @@
 //! `spin [WORKLOAD] [SECONDS] [SUBJECT...]`, WORKLOAD one of the hostile
 //! names, `large-file`, `corpus` (parse+check) or `corpus-probes` (the
 //! oracle's `parse_for` and 8 paths per file); SUBJECT names from
-//! `robots_bench::subjects` (default: the oracle). Prints the time per
+//! `robots_bench::subjects` (default: the oracle). The corpus workloads
+//! read `$ROBOTS_CORPUS` (a .tar.gz), else the embedded sample. Prints the time per
 //! call of each; asserts nothing.
 
 use std::hint::black_box;
@@ -20,6 +21,18 @@ fn time_per_call(budget: Duration, mut f: impl FnMut()) -> Duration {
             Duration::ZERO
         }
         None => bench::time_per_call(budget, f),
+    }
+}
+
+/// The corpus at `$ROBOTS_CORPUS`, else the embedded sample.
+fn spin_corpus() -> Vec<robots_diff::corpus::Entry> {
+    let path = std::env::var_os("ROBOTS_CORPUS").map(std::path::PathBuf::from);
+    match robots_diff::corpus::load(path.as_deref()) {
+        Ok((files, _)) => files,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
     }
 }
 
@@ -56,8 +69,7 @@ fn main() {
                 // A crawler's use: each file parsed for the agent, then 8
                 // paths (groups of 8 rules or more get their index on the
                 // 4th): index builds and lookups.
-                let path = robots_diff::corpus::default_path();
-                let files = robots_diff::corpus::read(&path).expect("corpus");
+                let files = spin_corpus();
                 let probes = [
                     CORPUS_PATH,
                     "/",
@@ -83,8 +95,7 @@ fn main() {
                 })
             }
             "corpus" => {
-                let path = robots_diff::corpus::default_path();
-                let files = robots_diff::corpus::read(&path).expect("corpus");
+                let files = spin_corpus();
                 let q = Query::new(CORPUS_PATH);
                 time_per_call(budget, || {
                     for f in &files {

@@ -1,6 +1,7 @@
 //! Audit throughput per core: how many hosts (and verdicts) one
-//! `robots-conformance audit` worker judges per second on the real
-//! corpus, with the oracle alone (both profiles) and with the oracle and
+//! `robots-conformance audit` worker judges per second on a corpus (real
+//! files given with `bench --corpus`, else the embedded sample), with the
+//! oracle alone (both profiles) and with the oracle and
 //! the in-process Rust adapters, the default agents and probes. These
 //! are the figures the README's "At scale" projection multiplies.
 //!
@@ -18,6 +19,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use robots_audit::args::DEFAULT_AGENTS;
+use robots_audit::corpus_input;
 use robots_audit::input::{self, Limits};
 use robots_audit::judge::{Plan, judge};
 use robots_audit::panel::Selection;
@@ -63,23 +65,35 @@ pub struct Corpus {
     pub read: Duration,
 }
 
+/// The audit's default body limit.
+const LIMITS: Limits = Limits { max_body: 8 * 1024 * 1024 };
+
 /// Reads `path` (any form `audit` reads) with the audit's default body
 /// limit.
 pub fn load(path: &Path) -> Result<Corpus, String> {
     let started = Clock::start();
-    let read = input::read(
-        &path.to_string_lossy(),
-        Limits { max_body: 8 * 1024 * 1024 },
-    );
+    let read = input::read(&path.to_string_lossy(), LIMITS);
     if let Some((kind, detail)) = &read.stopped {
         return Err(format!("{}: {kind}: {detail}", path.display()));
     }
-    let sorted = site::sort(&read);
-    Ok(Corpus {
+    Ok(sorted(&read, started))
+}
+
+/// Files already in memory (a host's name and its robots.txt each), as
+/// `audit` reads a corpus of them.
+pub fn load_files(files: &[(String, Vec<u8>)]) -> Corpus {
+    let started = Clock::start();
+    let read = corpus_input::files(files, LIMITS);
+    sorted(&read, started)
+}
+
+fn sorted(read: &robots_audit::capture::Input, started: Clock) -> Corpus {
+    let sorted = site::sort(read);
+    Corpus {
         sites: sorted.sites,
         records: read.events.len(),
         read: started.elapsed(),
-    })
+    }
 }
 
 /// The calling thread's CPU time, where the system tells it.
@@ -165,20 +179,21 @@ pub fn measure(
 }
 
 /// Measures both panels and prints the section (`budget` per panel).
-pub fn section(path: &Path, budget: Duration) {
+/// `files` are the corpus (a host's name and its robots.txt each),
+/// `kind` says which (`real corpus`, `sample corpus`).
+pub fn section(files: &[(String, Vec<u8>)], kind: &str, budget: Duration) {
     let clock = match thread_cpu() {
         Some(_) => "the worker thread's CPU time",
         None => "wall time",
     };
     println!(
-        "\naudit throughput per core (one worker, {clock}; {} agents, up to 8 probes; real corpus)",
+        "\naudit throughput per core (one worker, {clock}; {} agents, up to 8 probes; {kind})",
         DEFAULT_AGENTS.len()
     );
-    let corpus = match load(path) {
-        Ok(c) if !c.sites.is_empty() => c,
-        Ok(_) => return println!("  skipped: no hosts in {}", path.display()),
-        Err(e) => return println!("  skipped: {e}"),
-    };
+    let corpus = load_files(files);
+    if corpus.sites.is_empty() {
+        return println!("  skipped: no hosts in the {kind}");
+    }
     println!(
         "  read + sort: {} records in {:.2} s ({:.0} records/s)",
         corpus.records,

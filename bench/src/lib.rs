@@ -2,15 +2,16 @@
 //! (`bench/benches/parsers.rs`) and `robots-conformance bench`: the
 //! parsers ([`subjects`]) and the inputs they are timed on.
 //!
-//! - **Real corpus**: every file of `real-robots.tar.gz` (see `corpus`),
-//!   parsed, and parsed plus one check ([`CORPUS_PATH`] for [`AGENT`]).
+//! - **Corpus**: every file of a `.tar.gz` of real robots.txt files, or
+//!   of the embedded sample (`robots_diff::corpus::load`), parsed, and
+//!   parsed plus one check ([`CORPUS_PATH`] for [`AGENT`]).
 //! - **Large file**: [`large_file`], 20,000 rules (~550 KiB) of prefixes,
 //!   `*` and `$`, parsed once, then [`large_queries`] decided against it.
 //! - **Hostile**: [`hostile`], runs of `*` and a 500 KiB file of wildcard
 //!   rules against 8 KiB paths; time per check.
 //!
 //! - **Audit throughput**: [`audit_throughput`], hosts and verdicts per
-//!   second of one `audit` worker on the real corpus.
+//!   second of one `audit` worker on that corpus.
 //!
 //! Everything is generated deterministically in code (a fixed-seed
 //! SplitMix64), so runs on different machines time the same inputs.

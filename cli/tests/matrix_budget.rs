@@ -80,9 +80,12 @@ fn run(tag: &str, jobs: &str) -> (usize, serde_json::Value) {
     .unwrap();
     let md = std::fs::read_to_string(out.join("matrix.md")).unwrap();
     assert!(md.contains("## Cost per adapter"), "{md}");
+    // Every column is explained under the table, `confirmed` included.
+    assert!(md.contains("- **confirmed**: live-fetch checks"), "{md}");
     // The page has the same table, one row per ready adapter.
     let html = std::fs::read_to_string(out.join("matrix.html")).unwrap();
     assert!(html.contains("<h2>Cost per adapter</h2>"));
+    assert!(html.contains("<dt>confirmed</dt><dd>live-fetch checks"));
     for col in report["adapters"].as_array().unwrap() {
         if col["status"] == "ready" {
             let name = col["name"].as_str().unwrap();

@@ -22,6 +22,8 @@
 /// for the generator's users (cargo-fuzz).
 pub use robots_oracle::{Classification, classify};
 
+pub mod sample;
+
 use arbitrary::{Arbitrary, Result, Unstructured};
 
 /// One generated check: a body, the crawler's token, URLs to decide.

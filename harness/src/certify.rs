@@ -46,6 +46,55 @@ pub struct Certificate {
     pub clauses: Vec<ClauseResult>,
 }
 
+/// The clause levels each tier adds, in the order of
+/// [`Certificate::tiers`]: a tier holds when no clause of its levels or
+/// of an earlier tier's fails.
+pub const TIER_LEVELS: [&[&str]; 3] = [
+    &["MUST", "MUST NOT", "ABNF", "DEF", "EXAMPLE"],
+    &["SHOULD", "SHOULD NOT"],
+    &["GOOGLE"],
+];
+
+/// How the clauses of some levels fared: passing, failing, not tested.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Clauses with a passing check and none failing.
+    pub pass: usize,
+    /// Clauses with a failing check.
+    pub fail: usize,
+    /// Clauses without a scored check.
+    pub not_tested: usize,
+}
+
+impl Certificate {
+    /// The clauses of `levels` ([`TIER_LEVELS`]), tallied by status.
+    pub fn tally(&self, levels: &[&str]) -> Tally {
+        let mut t = Tally::default();
+        for c in
+            self.clauses.iter().filter(|c| levels.contains(&c.level.as_str()))
+        {
+            match c.status.as_str() {
+                "pass" => t.pass += 1,
+                "fail" => t.fail += 1,
+                _ => t.not_tested += 1,
+            }
+        }
+        t
+    }
+
+    /// The failing clauses, most failing checks first (then by id), at
+    /// most `n`.
+    pub fn worst(&self, n: usize) -> Vec<&ClauseResult> {
+        let mut failing: Vec<&ClauseResult> =
+            self.clauses.iter().filter(|c| !c.failing.is_empty()).collect();
+        failing.sort_by(|a, b| {
+            b.failing.len().cmp(&a.failing.len()).then_with(|| a.id.cmp(&b.id))
+        });
+        failing.truncate(n);
+        failing
+    }
+}
+
 /// Builds the certificate for `adapter` from a matrix containing it.
 pub fn certify(m: &Matrix, adapter: &str) -> Option<Certificate> {
     let col = m
@@ -92,9 +141,9 @@ pub fn certify(m: &Matrix, adapter: &str) -> Option<Certificate> {
             .filter(|c| levels.contains(&c.level.as_str()))
             .all(|c| c.status != "fail")
     };
-    let must = holds(&["MUST", "MUST NOT", "ABNF", "DEF", "EXAMPLE"]);
-    let should = must && holds(&["SHOULD", "SHOULD NOT"]);
-    let google = should && holds(&["GOOGLE"]);
+    let must = holds(TIER_LEVELS[0]);
+    let should = must && holds(TIER_LEVELS[1]);
+    let google = should && holds(TIER_LEVELS[2]);
     let tiers = vec![
         ("follows every MUST of RFC 9309 (and its grammar, definitions and examples)".to_string(), must),
         ("follows every MUST and SHOULD of RFC 9309".to_string(), should),
@@ -163,4 +212,68 @@ pub fn write_markdown(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clause(
+        id: &str,
+        level: &str,
+        status: &str,
+        failing: usize,
+    ) -> ClauseResult {
+        ClauseResult {
+            id: id.into(),
+            level: level.into(),
+            text: String::new(),
+            counts: BTreeMap::new(),
+            failing: (0..failing).map(|i| format!("{id}::{i}")).collect(),
+            status: status.into(),
+        }
+    }
+
+    fn cert() -> Certificate {
+        Certificate {
+            adapter: "x".into(),
+            version: "1".into(),
+            profile: "rfc9309".into(),
+            tool: "t".into(),
+            tiers: vec![],
+            clauses: vec![
+                clause("A", "MUST", "pass", 0),
+                clause("B", "MUST NOT", "fail", 1),
+                clause("C", "ABNF", "not-tested", 0),
+                clause("D", "SHOULD", "fail", 3),
+                clause("E", "GOOGLE", "fail", 1),
+            ],
+        }
+    }
+
+    #[test]
+    fn a_tally_counts_the_clauses_of_a_tiers_levels_by_status() {
+        let c = cert();
+        assert_eq!(
+            c.tally(TIER_LEVELS[0]),
+            Tally { pass: 1, fail: 1, not_tested: 1 }
+        );
+        assert_eq!(
+            c.tally(TIER_LEVELS[1]),
+            Tally { pass: 0, fail: 1, not_tested: 0 }
+        );
+        assert_eq!(
+            c.tally(TIER_LEVELS[2]),
+            Tally { pass: 0, fail: 1, not_tested: 0 }
+        );
+    }
+
+    #[test]
+    fn the_worst_clauses_come_most_failing_first_then_by_id() {
+        let c = cert();
+        let ids: Vec<&str> =
+            c.worst(5).iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids, ["D", "B", "E"]);
+        assert_eq!(c.worst(1).len(), 1);
+    }
 }

@@ -9,6 +9,12 @@
 //! it is created, probed for writability and locked, so a busy or
 //! unwritable folder is refused before any adapter is asked anything.
 //!
+//! Files are written with mode 0644 (less the process's umask), as any
+//! file a program creates, not the temporary file's private 0600; the
+//! lock file is removed when the run ends. An [`OutDir`] names the files
+//! an earlier run left in it ([`OutDir::earlier`]), so a command can say
+//! it replaces them.
+//!
 //! It never interprets what it writes, and never leaves a temporary file
 //! behind on an error.
 
@@ -95,11 +101,15 @@ pub fn atomic_write_with(
         .file_name()
         .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
     // A dot-name so that globs over the folder skip it; removed on drop.
-    let temp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(io(dir))?;
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(FILE_MODE));
+    }
+    let temp = builder.tempfile_in(dir).map_err(io(dir))?;
     let mut w = BufWriter::new(temp);
     fill(&mut w).map_err(io(path))?;
     let temp = w.into_inner().map_err(|e| io(path)(e.into_error()))?;
@@ -126,16 +136,50 @@ pub fn probe_writable(dir: &Path) -> Result<(), OutputError> {
         .map_err(io(dir))
 }
 
+/// The mode output files are created with (the umask applies).
+pub const FILE_MODE: u32 = 0o644;
+
 /// The lock file's name inside a claimed folder.
 pub const LOCK_NAME: &str = ".robots-conformance.lock";
 
 /// A claimed output folder: exists, writable, and locked against other
 /// runs until dropped (the lock is the operating system's, so a killed
-/// run never leaves a stale one).
+/// run never leaves a stale one); the lock file is removed on drop.
 #[derive(Debug)]
 pub struct OutDir {
     dir: PathBuf,
-    _lock: File,
+    lock: File,
+    lock_path: PathBuf,
+    earlier: Vec<String>,
+}
+
+/// Whether `file` is still the file at `path` (not removed, or replaced,
+/// by a run that released it between our open and our lock).
+#[cfg(unix)]
+fn same_file(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &File, path: &Path) -> bool {
+    path.exists()
+}
+
+/// The visible regular files in `dir` (not dot-files), sorted.
+fn visible_files(dir: &Path) -> Vec<String> {
+    let Ok(read) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut names: Vec<String> = read
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.starts_with('.'))
+        .collect();
+    names.sort();
+    names
 }
 
 impl OutDir {
@@ -150,25 +194,60 @@ impl OutDir {
         std::fs::create_dir_all(dir).map_err(io(dir))?;
         probe_writable(dir)?;
         let lock_path = dir.join(LOCK_NAME);
-        let lock = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(io(&lock_path))?;
-        match lock.try_lock() {
-            Ok(()) => Ok(OutDir { dir: dir.to_path_buf(), _lock: lock }),
-            Err(std::fs::TryLockError::WouldBlock) => Err(OutputError::Busy {
-                dir: dir.to_path_buf(),
-                lock: lock_path,
-            }),
-            Err(std::fs::TryLockError::Error(e)) => Err(io(&lock_path)(e)),
+        // A run that ends removes its lock file: a lock taken on a file
+        // it just removed is no lock, so it is taken again on the new one
+        // (a few times at most: each retry means another run finished).
+        for _ in 0..8 {
+            let lock = std::fs::OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(&lock_path)
+                .map_err(io(&lock_path))?;
+            match lock.try_lock() {
+                Ok(()) if same_file(&lock, &lock_path) => {
+                    return Ok(OutDir {
+                        dir: dir.to_path_buf(),
+                        lock,
+                        lock_path,
+                        earlier: visible_files(dir),
+                    });
+                }
+                Ok(()) => continue,
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    return Err(OutputError::Busy {
+                        dir: dir.to_path_buf(),
+                        lock: lock_path,
+                    });
+                }
+                Err(std::fs::TryLockError::Error(e)) => {
+                    return Err(io(&lock_path)(e));
+                }
+            }
         }
+        Err(OutputError::Busy { dir: dir.to_path_buf(), lock: lock_path })
     }
 
     /// The folder.
     pub fn path(&self) -> &Path {
         &self.dir
+    }
+
+    /// The visible files an earlier run left in the folder when it was
+    /// claimed (sorted names; dot-files left out): what this run's
+    /// reports of the same names replace.
+    pub fn earlier(&self) -> &[String] {
+        &self.earlier
+    }
+}
+
+impl Drop for OutDir {
+    /// Removes the lock file while the lock is still held (a run waiting
+    /// to claim the folder then takes it on a new file).
+    fn drop(&mut self) {
+        if same_file(&self.lock, &self.lock_path) {
+            let _ = std::fs::remove_file(&self.lock_path);
+        }
     }
 }
 
@@ -286,6 +365,46 @@ mod tests {
         assert_eq!(again.path(), d);
         drop(again);
         std::fs::remove_dir_all(d.parent().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn the_lock_file_is_removed_when_the_run_ends() {
+        let d = scratch("lock-gone").join("out");
+        let held = OutDir::claim(&d).unwrap();
+        assert!(d.join(LOCK_NAME).exists());
+        drop(held);
+        assert!(names(&d).is_empty(), "{:?}", names(&d));
+        std::fs::remove_dir_all(d.parent().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn a_claim_names_the_files_an_earlier_run_left() {
+        let d = scratch("earlier").join("out");
+        assert!(OutDir::claim(&d).unwrap().earlier().is_empty());
+        atomic_write(&d.join("report.json"), b"{}").unwrap();
+        atomic_write(&d.join(".hidden"), b"x").unwrap();
+        let again = OutDir::claim(&d).unwrap();
+        assert_eq!(again.earlier(), ["report.json"]);
+        drop(again);
+        std::fs::remove_dir_all(d.parent().unwrap()).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn files_are_written_readable_by_all_as_the_umask_allows() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = scratch("mode");
+        let f = d.join("report.json");
+        atomic_write(&f, b"{}").unwrap();
+        let mode = std::fs::metadata(&f).unwrap().permissions().mode() & 0o777;
+        // 0644 less a umask: readable by all unless the umask says not.
+        let umask_mode = {
+            let probe = d.join("probe");
+            File::create(&probe).unwrap();
+            std::fs::metadata(&probe).unwrap().permissions().mode() & 0o644
+        };
+        assert_eq!(mode, umask_mode, "{mode:o}");
+        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]

@@ -4,8 +4,9 @@
 //! (`robots_bench::agreement`; below 99 % it is marked `wrong`), and
 //! ratio lines against the fastest correct peer.
 
+use std::cell::Cell;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use robots_bench::agreement::{self, Judge, Row, Tally};
 use robots_bench::{
@@ -16,13 +17,34 @@ use robots_diff::corpus;
 /// Time the oracle against the in-process Rust parsers.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The real-world corpus (.tar.gz) [default:
-    /// ../shared/corpus/real-robots.tar.gz from the project root]
+    /// A corpus of real robots.txt files (.tar.gz) [default: the embedded
+    /// sample of synthetic files]
     #[arg(long, value_name = "FILE")]
     corpus: Option<PathBuf>,
-    /// Seconds spent on each figure (each parser, each workload)
+    /// Seconds spent on each figure (each parser, each workload); the run
+    /// takes about this times the number of figures it announces
     #[arg(long, value_name = "N", default_value_t = 1.0)]
     seconds: f64,
+}
+
+/// Progress on stderr: one line per section, with the figures done of
+/// all announced and the time so far (stdout keeps only the report).
+struct Progress {
+    total: usize,
+    done: Cell<usize>,
+    started: Instant,
+}
+
+impl Progress {
+    fn section(&self, title: &str, figures: usize) {
+        eprintln!(
+            "bench: [{}/{} figures, {:.0} s] {title}",
+            self.done.get(),
+            self.total,
+            self.started.elapsed().as_secs_f64()
+        );
+        self.done.set(self.done.get() + figures);
+    }
 }
 
 /// One figure: a parser's time per unit of work, its agreement with the
@@ -95,8 +117,10 @@ fn section(
 
 fn corpus_sections(
     files: &[&[u8]],
+    kind: &str,
     subjects: &[Subject],
     budget: Duration,
+    progress: &Progress,
 ) -> Ratio {
     let bytes: usize = files.iter().map(|f| f.len()).sum();
     let per_pass = |t: Duration| {
@@ -107,6 +131,11 @@ fn corpus_sections(
             files.len() as f64 / s
         )
     };
+    let parse_title = format!("parse only, {kind}");
+    progress.section(
+        &parse_title,
+        subjects.iter().filter(|s| s.parse.is_some()).count(),
+    );
     let parse: Vec<Figure> = subjects
         .iter()
         .filter_map(|s| {
@@ -116,7 +145,9 @@ fn corpus_sections(
             Some(Figure::new(s, time, None))
         })
         .collect();
-    section("parse only, real corpus", "throughput", &parse, per_pass);
+    section(&parse_title, "throughput", &parse, per_pass);
+    let check_title = format!("parse + one check ({CORPUS_PATH}), {kind}");
+    progress.section(&check_title, subjects.len());
     let q = Query::new(CORPUS_PATH);
     let mut judge =
         Judge::new(files.iter().map(|&f| (f, vec![CORPUS_PATH])).collect());
@@ -134,18 +165,24 @@ fn corpus_sections(
             Figure::new(s, time, tally)
         })
         .collect();
-    section(
-        &format!("parse + one check ({CORPUS_PATH}), real corpus"),
-        "throughput",
-        &check,
-        per_pass,
-    );
-    ratio_of("parse+check, real corpus".into(), &check)
+    section(&check_title, "throughput", &check, per_pass);
+    ratio_of(format!("parse+check, {kind}"), &check)
 }
 
-fn many_checks(subjects: &[Subject], budget: Duration) -> Ratio {
+fn many_checks(
+    subjects: &[Subject],
+    budget: Duration,
+    progress: &Progress,
+) -> Ratio {
     let body = robots_bench::large_file();
     let queries = robots_bench::large_queries();
+    let title = format!(
+        "many checks, one parsed file ({LARGE_RULES} rules, {} bytes; \
+         {} paths)",
+        body.len(),
+        queries.len()
+    );
+    progress.section(&title, subjects.len());
     let paths: Vec<&str> = queries.iter().map(|q| q.path.as_str()).collect();
     let mut judge = Judge::new(vec![(body.as_bytes(), paths)]);
     let rows: Vec<Figure> = subjects
@@ -165,12 +202,6 @@ fn many_checks(subjects: &[Subject], budget: Duration) -> Ratio {
             Figure { note: s.note.into(), ..Figure::new(s, time, tally) }
         })
         .collect();
-    let title = format!(
-        "many checks, one parsed file ({LARGE_RULES} rules, {} bytes; \
-         {} paths)",
-        body.len(),
-        queries.len()
-    );
     section(&title, "checks/s", &rows, |t| {
         format!("{:.0}", 1.0 / t.as_secs_f64())
     });
@@ -181,7 +212,14 @@ fn paths(queries: &[Query]) -> Vec<&str> {
     queries.iter().map(|q| q.path.as_str()).collect()
 }
 
-fn hostile(h: &Hostile, subjects: &[Subject], budget: Duration) -> Ratio {
+fn hostile(
+    h: &Hostile,
+    subjects: &[Subject],
+    budget: Duration,
+    progress: &Progress,
+) -> Ratio {
+    let title = format!("hostile {}: {}", h.name, h.about);
+    progress.section(&title, subjects.len());
     let (judged_full, judged_cut) = (h.judged(false), h.judged(true));
     let mut full =
         Judge::new(vec![(h.robots.as_bytes(), paths(&judged_full))]);
@@ -216,7 +254,6 @@ fn hostile(h: &Hostile, subjects: &[Subject], budget: Duration) -> Ratio {
             f
         })
         .collect();
-    let title = format!("hostile {}: {}", h.name, h.about);
     // Microseconds with two decimals: a hostile check takes well under
     // a millisecond, and four decimals of one left one or two digits.
     section(&title, "µs/check", &rows, |t| {
@@ -244,35 +281,45 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         println!("note: a debug build; time a release build (--release)");
     }
     let subjects = robots_bench::subjects();
-    let path = a.corpus.unwrap_or_else(corpus::default_path);
-    let corpus = match corpus::read(&path) {
-        Ok(files) => {
-            let (usable, dropped) = robots_bench::usable(&files, &subjects);
-            let bytes: usize = usable.iter().map(|f| f.len()).sum();
-            println!(
-                "real corpus: {} files, {bytes} bytes ({})",
-                usable.len(),
-                path.display()
-            );
-            if !dropped.is_empty() {
-                println!(
-                    "  left out (a parser panics): {}",
-                    dropped.join(", ")
-                );
-            }
-            Some(corpus_sections(&usable, &subjects, budget))
-        }
-        Err(e) if e.is_not_found() => {
-            println!("real corpus: skipped: {e}");
-            None
-        }
-        Err(e) => return Err(e.into()),
-    };
-    let mut ratios = vec![many_checks(&subjects, budget)];
-    for h in robots_bench::hostile() {
-        ratios.push(hostile(&h, &subjects, budget));
+    // A corpus given that cannot be read is an error before anything is
+    // timed; without one, the embedded sample.
+    let (files, about) = corpus::load(a.corpus.as_deref())?;
+    let kind =
+        if a.corpus.is_some() { "real corpus" } else { "sample corpus" };
+    let hostile_inputs = robots_bench::hostile();
+    let parse_figures = subjects.iter().filter(|s| s.parse.is_some()).count();
+    // The audit section times two panels.
+    let total =
+        parse_figures + subjects.len() * (2 + hostile_inputs.len()) + 2;
+    let progress =
+        Progress { total, done: Cell::new(0), started: Instant::now() };
+    eprintln!(
+        "bench: {total} figures of about {} s each (--seconds), plus \
+         collecting each parser's answers: at least {:.0} s; progress \
+         below, the report on stdout",
+        a.seconds,
+        total as f64 * a.seconds
+    );
+    let (usable, dropped) = robots_bench::usable(&files, &subjects);
+    let bytes: usize = usable.iter().map(|f| f.len()).sum();
+    println!("{kind}: {} files, {bytes} bytes ({about})", usable.len());
+    if !dropped.is_empty() {
+        println!("  left out (a parser panics): {}", dropped.join(", "));
     }
-    robots_bench::audit_throughput::section(&path, budget);
+    let corpus_ratio =
+        corpus_sections(&usable, kind, &subjects, budget, &progress);
+    let mut ratios = vec![many_checks(&subjects, budget, &progress)];
+    for h in &hostile_inputs {
+        ratios.push(hostile(h, &subjects, budget, &progress));
+    }
+    progress.section("audit throughput per core", 2);
+    let named: Vec<(String, Vec<u8>)> =
+        files.into_iter().map(|e| (e.name, e.body)).collect();
+    robots_bench::audit_throughput::section(&named, kind, budget);
+    eprintln!(
+        "bench: done in {:.0} s",
+        progress.started.elapsed().as_secs_f64()
+    );
     println!(
         "\ntime/oracle: the parser's time over the oracle's; above 1 means \
          the oracle is faster. agrees: its answers equal to the oracle's \
@@ -287,17 +334,12 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             show_ratio(r)
         );
     }
-    if let Some((_, r)) = &corpus {
-        println!(
-            "oracle vs fastest correct peer (parse+check, real corpus): {}",
-            show_ratio(r)
-        );
-    }
-    let figure = match &corpus {
-        Some((_, Some((x, _)))) => format!("{x:.2}"),
-        Some((_, None)) => "n/a (no correct peer)".into(),
-        None => "n/a (no corpus)".into(),
+    let (about, r) = &corpus_ratio;
+    println!("oracle vs fastest correct peer ({about}): {}", show_ratio(r));
+    let figure = match r {
+        Some((x, _)) => format!("{x:.2}"),
+        None => "n/a (no correct peer)".into(),
     };
-    println!("oracle vs fastest peer (parse+check, real corpus): {figure}");
+    println!("oracle vs fastest peer (parse+check, {kind}): {figure}");
     Ok(0)
 }

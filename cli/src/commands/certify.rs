@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use robots_adapters::registry::{self, Entry};
 use robots_fingerprint::{Answers, Fit, fingerprint};
-use robots_runner::certify::{certify, write_markdown};
+use robots_runner::certify::{TIER_LEVELS, certify, write_markdown};
 use robots_runner::matrix::selection;
 use robots_runner::output::{OutDir, atomic_write};
 use robots_runner::suite::{Filter, Suite};
@@ -109,6 +109,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     let name = entries[0].info.name.clone();
     // A busy or unwritable folder is refused before anything runs.
     let out = OutDir::claim(&a.out)?;
+    super::note_replacing(&out, &["certificate.md", "certificate.json"]);
     let m = run_matrix(
         &suite,
         &Filter::default(),
@@ -137,9 +138,55 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         &out.path().join("certificate.json"),
         serde_json::to_string_pretty(&json)?.as_bytes(),
     )?;
-    for (tier, ok) in &cert.tiers {
-        println!("[{}] {tier}", if *ok { "x" } else { " " });
-    }
-    println!("certificate: {}", a.out.join("certificate.md").display());
+    print_summary(&cert, &a.out);
     Ok(0)
+}
+
+/// Failing clauses listed on the terminal (all are in certificate.md).
+const WORST_SHOWN: usize = 5;
+
+/// Characters of a clause's text shown on the terminal.
+const TEXT_SHOWN: usize = 72;
+
+/// The terminal summary: each tier with the clauses of its levels that
+/// pass, fail and are not tested, the clauses that failed most, and
+/// where the certificate is.
+fn print_summary(
+    cert: &robots_runner::certify::Certificate,
+    out: &std::path::Path,
+) {
+    println!(
+        "{} {} under {} expectations:",
+        cert.adapter, cert.version, cert.profile
+    );
+    for ((tier, ok), levels) in cert.tiers.iter().zip(TIER_LEVELS) {
+        let t = cert.tally(levels);
+        println!(
+            "[{}] {tier}\n      {} clauses: {} pass, {} fail, {} not tested",
+            if *ok { "x" } else { " " },
+            levels.join("/"),
+            t.pass,
+            t.fail,
+            t.not_tested
+        );
+    }
+    let worst = cert.worst(WORST_SHOWN);
+    if !worst.is_empty() {
+        println!("clauses failed most (clause, level, failing checks, text):");
+        for c in worst {
+            let text: String = c.text.chars().take(TEXT_SHOWN).collect();
+            let more =
+                if c.text.chars().count() > TEXT_SHOWN { "…" } else { "" };
+            println!(
+                "  {:<12} {:<9} {:>4}  {text}{more}",
+                c.id,
+                c.level,
+                c.failing.len()
+            );
+        }
+    }
+    println!(
+        "certificate: {} (every clause; certificate.json beside it)",
+        out.join("certificate.md").display()
+    );
 }

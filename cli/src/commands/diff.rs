@@ -29,10 +29,11 @@ pub struct Args {
     /// Seed of the generated stream
     #[arg(long, default_value_t = 9309)]
     seed: u64,
-    /// Use the real files of this corpus (.tar.gz) instead of generated
-    /// ones: agents from each file's groups, URLs from its rules
-    #[arg(long, value_name = "FILE")]
-    corpus: Option<PathBuf>,
+    /// Use the files of this corpus (.tar.gz) instead of generated ones:
+    /// agents from each file's groups, URLs from its rules; `--corpus`
+    /// alone takes the embedded sample of synthetic files
+    #[arg(long, value_name = "FILE", num_args = 0..=1)]
+    corpus: Option<Option<PathBuf>>,
     /// Write findings/*.toml, summary.json and state.json here; a rerun
     /// with the same seed resumes after the last check done
     #[arg(long, value_name = "DIR")]
@@ -209,9 +210,9 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     let mut inputs: Box<dyn Iterator<Item = (String, robots_diff::Input)>> =
         match &a.corpus {
             Some(path) => {
-                let files =
-                    corpus::read(path).map_err(|e| anyhow::anyhow!("{e}"))?;
-                eprintln!("{} files from {}", files.len(), path.display());
+                let (files, about) = corpus::load(path.as_deref())
+                    .map_err(|e| anyhow::anyhow!("{e}"))?;
+                eprintln!("{} files from {about}", files.len());
                 let seed = a.seed;
                 Box::new(files.into_iter().enumerate().flat_map(
                     move |(i, f)| {

@@ -294,6 +294,9 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     // Everything that can fail without running is checked first.
     let plan = plan_baseline(&a)?;
     let out = a.out.as_deref().map(OutDir::claim).transpose()?;
+    if let Some(o) = &out {
+        super::note_replacing(o, &report::FILES);
+    }
     let filter = Filter {
         include: a.filters.clone(),
         skip: a.skip.clone(),

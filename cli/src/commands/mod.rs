@@ -105,6 +105,24 @@ fn parse_timeout(s: &str) -> Result<f64, String> {
     Ok(t)
 }
 
+/// Says on stderr which of `writes` an earlier run left in `out`: this
+/// run replaces them (another `--out` keeps them).
+fn note_replacing(out: &robots_runner::output::OutDir, writes: &[&str]) {
+    let replaced: Vec<&str> = out
+        .earlier()
+        .iter()
+        .map(String::as_str)
+        .filter(|n| writes.contains(n))
+        .collect();
+    if !replaced.is_empty() {
+        eprintln!(
+            "{}: replacing an earlier run's {} (another --out keeps them)",
+            out.path().display(),
+            replaced.join(", ")
+        );
+    }
+}
+
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<i32> {
     for dir in &cli.adapter_dir {

@@ -88,8 +88,12 @@ fn cost(m: &Matrix) -> String {
          <div class=\"scroll-x\"><table class=\"t\"><tr>",
         escape(&cost::summary(m))
     );
-    for head in cost::HEADERS {
-        h.push_str(&format!("<th>{}</th>", escape(head)));
+    for (head, about) in cost::LEGEND {
+        h.push_str(&format!(
+            "<th title=\"{}\">{}</th>",
+            escape(about),
+            escape(head)
+        ));
     }
     h.push_str("</tr>\n");
     for row in cost::rows(m) {
@@ -99,7 +103,15 @@ fn cost(m: &Matrix) -> String {
         }
         h.push_str("</tr>\n");
     }
-    h.push_str("    </table></div>\n  </details>\n</section>");
+    h.push_str("    </table></div>\n    <dl class=\"cost-legend\">\n");
+    for (head, about) in cost::LEGEND {
+        h.push_str(&format!(
+            "      <dt>{}</dt><dd>{}</dd>\n",
+            escape(head),
+            escape(about)
+        ));
+    }
+    h.push_str("    </dl>\n  </details>\n</section>");
     h
 }
 

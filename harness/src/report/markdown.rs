@@ -129,6 +129,10 @@ fn write_cost(m: &Matrix, out: &mut impl Write) -> std::io::Result<()> {
     for row in cost::rows(m) {
         writeln!(out, "| {} |", row.join(" | "))?;
     }
+    writeln!(out, "\nColumns:\n")?;
+    for (head, about) in cost::LEGEND {
+        writeln!(out, "- **{head}**: {about}.")?;
+    }
     Ok(())
 }
 

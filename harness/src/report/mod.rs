@@ -32,6 +32,10 @@ impl<'a> Json<'a> {
     }
 }
 
+/// The files [`write_all`] writes.
+pub const FILES: [&str; 4] =
+    ["report.json", "junit.xml", "matrix.md", "matrix.html"];
+
 /// Writes `report.json`, `junit.xml`, `matrix.md` and `matrix.html` into
 /// `dir`, creating it; each file atomically (see [`crate::output`]), so a
 /// reader never sees a half-written or mixed report.
