@@ -144,10 +144,28 @@ pub fn certify(m: &Matrix, adapter: &str) -> Option<Certificate> {
     let must = holds(TIER_LEVELS[0]);
     let should = must && holds(TIER_LEVELS[1]);
     let google = should && holds(TIER_LEVELS[2]);
+    // The drafts' clauses count in the tiers too: name them when cited.
+    let drafts = clauses.iter().any(|c| c.id.starts_with("AIPREF-"));
+    let texts = match drafts {
+        true => {
+            "RFC 9309 and the AI preferences drafts (draft-ietf-aipref-attach-05, -vocab-07)"
+        }
+        false => "RFC 9309",
+    };
     let tiers = vec![
-        ("follows every MUST of RFC 9309 (and its grammar, definitions and examples)".to_string(), must),
-        ("follows every MUST and SHOULD of RFC 9309".to_string(), should),
-        (format!("also follows Google's documented behaviour ({profile} expectations)"), google),
+        (
+            format!(
+                "follows every MUST of {texts} (and their grammar, definitions and examples)"
+            ),
+            must,
+        ),
+        (format!("follows every MUST and SHOULD of {texts}"), should),
+        (
+            format!(
+                "also follows Google's documented behaviour ({profile} expectations)"
+            ),
+            google,
+        ),
     ];
     Some(Certificate {
         adapter: adapter.to_string(),
