@@ -19,6 +19,7 @@ fi
 cargo build --release --locked --target wasm32-unknown-unknown --manifest-path "$here/Cargo.toml"
 wasm=$here/target/wasm32-unknown-unknown/release/robots_oracle_wasm.wasm
 tmp=$(mktemp -d "$here/pkg.tmp.XXXXXX")
+chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 wasm-bindgen --target web --out-dir "$tmp" "$wasm"
 wasm-bindgen --target no-modules --no-typescript --out-dir "$tmp/inline" "$wasm"

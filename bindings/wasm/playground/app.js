@@ -161,12 +161,14 @@
         el('code', { text: url })]), table]));
     });
 
+    var decided = performance.now();
     renderFile(parsed[state.profile], deciding);
     renderAbout(state, parsed, order);
     PROFILES.forEach(function (p) { parsed[p].free(); });
     var ms = performance.now() - started;
     document.body.setAttribute('data-ready', 'true');
     document.body.setAttribute('data-ms', ms.toFixed(1));
+    document.body.setAttribute('data-decide-ms', (decided - started).toFixed(1));
     $('status').textContent = 'Decided in ' + ms.toFixed(1) + ' ms (' + body.length + ' bytes, '
       + state.urls.length + ' URL(s), ' + PROFILES.length + ' profiles).'
       + (linked ? '' : ' This question is too long for a link.');
@@ -177,8 +179,9 @@
     file.textContent = '';
     var count = robots.lineCount;
     var shown = Math.min(count, FILE_LINES_SHOWN);
+    var first = robots.lines(1, shown);
     var add = function (n) {
-      var text = robots.line(n);
+      var text = n <= first.length ? first[n - 1] : robots.line(n);
       var li = el('li', { value: String(n), 'data-line': String(n), tabindex: '-1',
         className: deciding[n] ? 'decides' : '', text: text === '' ? '\u00a0' : text });
       if (deciding[n]) li.setAttribute('aria-label', 'line ' + n + ', deciding: ' + text);

@@ -192,6 +192,18 @@ impl RobotsTxt {
         Some(String::from_utf8_lossy(&self.body[range]).into_owned())
     }
 
+    /// Lines `first` to `first + count - 1` as written (1-based, split as
+    /// the oracle splits lines; fewer past the end), in one pass.
+    pub fn lines(&self, first: u32, count: u32) -> Vec<String> {
+        let skip = usize::try_from(first.max(1) - 1).unwrap_or(usize::MAX);
+        let take = usize::try_from(count).unwrap_or(usize::MAX);
+        oracle::line_ranges(&self.body)
+            .skip(skip)
+            .take(take)
+            .map(|r| String::from_utf8_lossy(&self.body[r]).into_owned())
+            .collect()
+    }
+
     /// The number of lines, as the oracle counts them.
     #[wasm_bindgen(getter, js_name = lineCount)]
     pub fn line_count(&self) -> u32 {

@@ -118,6 +118,8 @@ test('sitemaps, crawl-delay, BOM and diagnostics', () => {
   assert.equal(bom.allowed('a', '/x'), false);
   assert.deepEqual(bom.diagnostics.map((d) => [d.line, d.clause]), [[1, 'G-FMT-3']]);
   assert.equal(bom.lineCount, 2);
+  assert.deepEqual(bom.lines(1, 5), ['\ufeffUser-agent: *', 'Disallow: /x']);
+  assert.deepEqual(bom.lines(2, 1), ['Disallow: /x']);
 });
 
 test('a body past 500 KiB: the rest is ignored, and a diagnostic says so (R2.5)', () => {

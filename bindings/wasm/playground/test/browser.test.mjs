@@ -78,8 +78,9 @@ test('RFC 9309 §5.1 from a fragment link: answers on load, the deciding line hi
     assert.equal(r.text, want[i][2], url);
   });
   assert.equal(find(rows, urls[3], 'rfc9309').reason, 'robots-txt-path');
-  // Every profile answers; Google's reading agrees on this example.
-  urls.forEach((url, i) => assert.equal(find(rows, url, 'google').verdict, want[i][0]));
+  // Every profile answers; Google's reading agrees on the example's own URLs (the implicit
+  // allowance of /robots.txt is RFC 9309's rule, R2.2.2-10).
+  urls.slice(0, 3).forEach((url, i) => assert.equal(find(rows, url, 'google').verdict, want[i][0]));
   const marked = await page.$$eval('#file li.decides', (lis) => lis.map((li) => Number(li.dataset.line)));
   assert.deepEqual(marked.sort(), [7, 8, 9]);
   const explanation = await page.textContent('[data-testid="explanation"]');
@@ -133,12 +134,18 @@ test('editing by keyboard answers again and writes the question back to the frag
 test('a pasted file past 500 KiB is decided, and the page says what was cut', async () => {
   await open('User-agent: *\nDisallow: /x\n', 'FooBot', ['/late', '/x'], 'rfc9309');
   const big = `User-agent: *\nDisallow: /x\n${'Disallow: /filler/path/number\n'.repeat(20000)}Disallow: /late\n`;
-  await page.fill('#robots', big);
+  // As a paste: the value set at once, then one input event.
+  await page.$eval('#robots', (area, text) => {
+    area.value = text;
+    area.dispatchEvent(new Event('input', { bubbles: true }));
+  }, big);
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="diagnostics"] li[data-clause="R2.5-2"]').length === 1);
   const rows = await answers();
   // R2.5: past the parse limit the rest is ignored (the oracle's reading): /late is allowed.
   assert.equal(find(rows, '/late', 'rfc9309').verdict, 'allowed');
   assert.equal(find(rows, '/x', 'rfc9309').verdict, 'disallowed');
   const ms = await page.getAttribute('body', 'data-ms');
-  console.log(`# ${big.length} bytes decided for 2 URLs under 2 profiles in ${ms} ms (reported, not asserted)`);
+  const decide = await page.getAttribute('body', 'data-decide-ms');
+  console.log(`# ${big.length} bytes: parsed and decided for 2 URLs under 2 profiles in ${decide} ms, `
+    + `page updated in ${ms} ms (reported, not asserted)`);
 });
