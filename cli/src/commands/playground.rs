@@ -15,7 +15,8 @@ use robots_runner::output;
 
 const TEMPLATE: &str =
     include_str!("../../../bindings/wasm/playground/index.html");
-const STYLE: &str = include_str!("../../../bindings/wasm/playground/style.css");
+const STYLE: &str =
+    include_str!("../../../bindings/wasm/playground/style.css");
 const APP: &str = include_str!("../../../bindings/wasm/playground/app.js");
 
 /// The classic-script glue and the module `build.sh` writes, under `pkg/`.
@@ -94,8 +95,11 @@ fn page(glue: &str, wasm: &[u8]) -> anyhow::Result<String> {
 pub fn run(a: Args) -> anyhow::Result<i32> {
     let pkg = a.wasm.unwrap_or_else(default_pkg);
     let wasm = read_capped(&pkg.join(WASM), MAX_WASM_BYTES)?;
-    let glue = String::from_utf8(read_capped(&pkg.join(GLUE), MAX_WASM_BYTES)?)
-        .with_context(|| format!("{} is not UTF-8", pkg.join(GLUE).display()))?;
+    let glue =
+        String::from_utf8(read_capped(&pkg.join(GLUE), MAX_WASM_BYTES)?)
+            .with_context(|| {
+                format!("{} is not UTF-8", pkg.join(GLUE).display())
+            })?;
     let html = page(&glue, &wasm)?;
     std::fs::create_dir_all(&a.out)
         .with_context(|| format!("creating {}", a.out.display()))?;
@@ -120,7 +124,10 @@ mod tests {
         for slot in ["/*STYLE*/", "/*WASM_BASE64*/", "/*GLUE*/", "/*APP*/"] {
             assert!(!html.contains(slot), "{slot} left in the page");
         }
-        assert!(html.contains(">AGFzbQ==</script>"), "the module inlined as base64");
+        assert!(
+            html.contains(">AGFzbQ==</script>"),
+            "the module inlined as base64"
+        );
         assert!(html.contains("var wasm_bindgen = 1;"));
         assert!(html.contains(APP) && html.contains(STYLE));
     }
