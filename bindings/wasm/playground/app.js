@@ -5,7 +5,7 @@
 // diagnostics are the oracle's. Runs from file:// (no fetch: the module is inlined).
 'use strict';
 (function () {
-  var FILE_LINES_SHOWN = 2000; // the file view lists this many lines, then the deciding ones
+  var FILE_LINES_SHOWN = 1000; // the file view lists this many lines, then the deciding ones
   var DEFAULT = {
     robots: 'User-agent: *\nDisallow: /private/\nAllow: /private/open\n\nSitemap: https://example.com/sitemap.xml\n',
     agent: 'FooBot',
@@ -20,6 +20,9 @@
   wasm_bindgen.initSync({ module: bytes });
   var oracle = wasm_bindgen;
   var PROFILES = oracle.profiles();
+  // The parsers' fitted readings (`playground --fits`, from `matrix --fingerprint`).
+  var FITS = JSON.parse(document.getElementById('fits').textContent);
+  var SWITCHES = oracle.switchNames();
 
   var $ = function (id) { return document.getElementById(id); };
   var el = function (tag, attrs, children) {
@@ -164,6 +167,7 @@
     var decided = performance.now();
     renderFile(parsed[state.profile], deciding);
     renderAbout(state, parsed, order);
+    renderOthers(state, body);
     PROFILES.forEach(function (p) { parsed[p].free(); });
     var ms = performance.now() - started;
     document.body.setAttribute('data-ready', 'true');
@@ -219,6 +223,53 @@
         return el('li', { 'data-clause': d.clause, text: 'line ' + d.line + ': ' + d.message + ' (' + d.clause + ')' });
       }))
       : el('p', { text: 'none: every line was read as written' }));
+  }
+
+  // One row per fitted parser: the oracle's verdict under that parser's fitted reading (its
+  // rule-level switches; fetch-level ones do not change a verdict on a body in hand).
+  function renderOthers(state, body) {
+    var others = $('others');
+    others.textContent = '';
+    if (!FITS.length) {
+      others.appendChild(el('p', { text: 'No fitted readings were built into this page '
+        + '(robots-conformance playground --fits FILE, with the fits.json of matrix --fingerprint --out DIR).' }));
+      return;
+    }
+    var head = el('tr', {}, [el('th', { scope: 'col', text: 'Parser (fitted reading)' })]
+      .concat(state.urls.map(function (u) { return el('th', { scope: 'col' }, [el('code', { text: u })]); })));
+    var tbody = el('tbody');
+    FITS.forEach(function (fit) {
+      var rules = fit.changes.filter(function (c) { return SWITCHES.indexOf(c) >= 0; });
+      var pct = fit.scored ? (100 * fit.agree / fit.scored).toFixed(1) : '0.0';
+      var label = fit.adapter + ' \u2248 ' + [fit.base].concat(fit.changes).join(' + ')
+        + ' (prediction; the reading agreed on ' + fit.agree + ' of ' + fit.scored + ' checks, ' + pct + ' %)';
+      var row = el('tr', { 'data-testid': 'prediction', 'data-adapter': fit.adapter }, [
+        el('th', { scope: 'row', text: label })]);
+      var robots;
+      try {
+        robots = new oracle.RobotsTxt(body, fit.base, rules);
+      } catch (e) {
+        row.appendChild(el('td', { colspan: String(state.urls.length), text: e.message }));
+        tbody.appendChild(row);
+        return;
+      }
+      state.urls.forEach(function (url) {
+        var cell;
+        try {
+          var d = robots.decide(state.agent, url);
+          cell = el('td', { className: 'verdict ' + d.verdict, 'data-url': url, 'data-verdict': d.verdict,
+            text: (d.allowed ? '\u2713 ' : '\u2717 ') + d.verdict + ' (predicted)' });
+        } catch (e) {
+          cell = el('td', { className: 'error', 'data-url': url, 'data-verdict': 'error', text: e.message });
+        }
+        row.appendChild(cell);
+      });
+      robots.free();
+      tbody.appendChild(row);
+    });
+    others.appendChild(el('table', {}, [
+      el('caption', { className: 'sr-only', text: 'Predicted verdicts of other parsers' }),
+      el('thead', {}, [head]), tbody]));
   }
 
   var timer = null;

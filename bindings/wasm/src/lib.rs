@@ -109,15 +109,32 @@ pub struct RobotsTxt {
 #[wasm_bindgen]
 impl RobotsTxt {
     /// Parses `body` (the file's bytes) under `profile` (`rfc9309` or
-    /// `google`); throws for another profile name, naming the valid ones.
+    /// `google`), with the oracle's named `switches` applied in order
+    /// (`field=value`, see `switchNames()`; a fitted reading of a parser);
+    /// throws for an unknown profile or switch name, naming the valid ones.
     #[wasm_bindgen(constructor)]
-    pub fn new(body: &[u8], profile: &str) -> Result<RobotsTxt, JsError> {
-        let p = Profile::by_name(profile).ok_or_else(|| {
+    pub fn new(
+        body: &[u8],
+        profile: &str,
+        switches: Option<Vec<String>>,
+    ) -> Result<RobotsTxt, JsError> {
+        let mut p = Profile::by_name(profile).ok_or_else(|| {
             JsError::new(&format!(
                 "unknown profile '{profile}': expected one of {}",
                 Profile::NAMES.join(", ")
             ))
         })?;
+        for name in switches.unwrap_or_default() {
+            let switch = oracle::switches()
+                .iter()
+                .find(|s| s.name == name)
+                .ok_or_else(|| {
+                    JsError::new(&format!(
+                        "unknown switch '{name}': see switchNames()"
+                    ))
+                })?;
+            p = switch.applied_to(&p);
+        }
         let robots = oracle::RobotsTxt::parse(body, &p);
         Ok(RobotsTxt { robots, body: body.into() })
     }
@@ -216,6 +233,13 @@ impl RobotsTxt {
 #[wasm_bindgen]
 pub fn profiles() -> Vec<String> {
     Profile::NAMES.iter().map(|n| n.to_string()).collect()
+}
+
+/// The names of the oracle's switches (`field=value`), each one way of
+/// changing one behaviour of a profile.
+#[wasm_bindgen(js_name = switchNames)]
+pub fn switch_names() -> Vec<String> {
+    oracle::switches().iter().map(|s| s.name.to_string()).collect()
 }
 
 /// The robots.txt URL governing an absolute URL (RFC 9309 §2.3); throws

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
-  initSync, RobotsTxt, profiles, robotsTxtUrl, isValidProductToken,
+  initSync, RobotsTxt, profiles, robotsTxtUrl, isValidProductToken, switchNames,
 } from '../pkg/robots_oracle_wasm.js';
 
 initSync({ module: readFileSync(new URL('../pkg/robots_oracle_wasm_bg.wasm', import.meta.url)) });
@@ -148,4 +148,15 @@ test('module functions', () => {
   assert.equal(robotsTxtUrl('https://example.com/a/b?c'), 'https://example.com/robots.txt');
   assert.equal(isValidProductToken('Foo_Bar-Baz'), true);
   assert.equal(isValidProductToken('Foobot/2.1'), false);
+});
+
+test("a reading with the oracle's switches: first match (RFC 9309 §2.2.2's longest match off)", () => {
+  const body = utf8('User-agent: *\nDisallow: /\nAllow: /page\n');
+  assert.ok(switchNames().includes('precedence=first-match'));
+  // Longest match: the allow rule is more specific. First match: line 2 comes first.
+  assert.equal(new RobotsTxt(body, 'rfc9309').allowed('a', '/page'), true);
+  const first = new RobotsTxt(body, 'rfc9309', ['precedence=first-match']).decide('a', '/page');
+  assert.deepEqual([first.verdict, first.reason, first.line], ['disallowed', 'first-match', 2]);
+  assert.throws(() => new RobotsTxt(body, 'rfc9309', ['precedence=random']),
+    { message: "unknown switch 'precedence=random': see switchNames()" });
 });

@@ -36,6 +36,44 @@ pub struct Args {
     /// bindings/wasm/pkg of the project]
     #[arg(long, value_name = "DIR")]
     wasm: Option<PathBuf>,
+    /// The parsers' fitted readings, for "How other parsers read it": the
+    /// fits.json that `matrix --fingerprint --out DIR` writes
+    #[arg(long, value_name = "FILE")]
+    fits: Option<PathBuf>,
+}
+
+/// The largest fits file accepted.
+const MAX_FITS_BYTES: u64 = 64 << 20;
+
+/// The fields of each fit the page shows (the file also lists every
+/// residual check, which the page does not need).
+const FIT_FIELDS: [&str; 6] =
+    ["adapter", "claimed", "base", "changes", "scored", "agree"];
+
+/// The fits of `path` cut to [`FIT_FIELDS`], as JSON safe inside a
+/// `<script>` element.
+fn fits_json(path: &Path) -> anyhow::Result<String> {
+    let bytes = read_capped(path, MAX_FITS_BYTES)?;
+    let all: Vec<serde_json::Map<String, serde_json::Value>> =
+        serde_json::from_slice(&bytes).with_context(|| {
+            format!(
+                "{}: not a fits.json (an array of fits, as `matrix \
+                 --fingerprint --out DIR` writes)",
+                path.display()
+            )
+        })?;
+    let mut kept = Vec::with_capacity(all.len());
+    for (i, fit) in all.into_iter().enumerate() {
+        let mut one = serde_json::Map::new();
+        for field in FIT_FIELDS {
+            let value = fit.get(field).with_context(|| {
+                format!("{}: fit {i} has no `{field}`", path.display())
+            })?;
+            one.insert(field.to_string(), value.clone());
+        }
+        kept.push(serde_json::Value::Object(one));
+    }
+    Ok(serde_json::to_string(&kept)?.replace("</", "<\\/"))
 }
 
 /// `bindings/wasm/pkg` of the project: the working directory when it is
@@ -50,13 +88,7 @@ fn default_pkg() -> PathBuf {
 
 fn read_capped(path: &Path, cap: u64) -> anyhow::Result<Vec<u8>> {
     let len = std::fs::metadata(path)
-        .with_context(|| {
-            format!(
-                "no WebAssembly build at {}: run bindings/wasm/build.sh first \
-                 (or pass --wasm)",
-                path.display()
-            )
-        })?
+        .with_context(|| format!("reading {}", path.display()))?
         .len();
     anyhow::ensure!(
         len <= cap,
@@ -66,9 +98,9 @@ fn read_capped(path: &Path, cap: u64) -> anyhow::Result<Vec<u8>> {
     std::fs::read(path).with_context(|| format!("reading {}", path.display()))
 }
 
-/// The page: the template with its four placeholders filled. A `</script`
+/// The page: the template with its five placeholders filled. A `</script`
 /// in an inlined script would end its element early, so none may hold one.
-fn page(glue: &str, wasm: &[u8]) -> anyhow::Result<String> {
+fn page(glue: &str, wasm: &[u8], fits: &str) -> anyhow::Result<String> {
     for (name, text) in [("glue", glue), ("app.js", APP)] {
         anyhow::ensure!(
             !text.to_ascii_lowercase().contains("</script"),
@@ -82,6 +114,7 @@ fn page(glue: &str, wasm: &[u8]) -> anyhow::Result<String> {
         ("/*WASM_BASE64*/", b64.as_str()),
         ("/*GLUE*/", glue),
         ("/*APP*/", APP),
+        ("/*FITS*/", fits),
     ] {
         anyhow::ensure!(
             out.matches(slot).count() == 1,
@@ -94,13 +127,23 @@ fn page(glue: &str, wasm: &[u8]) -> anyhow::Result<String> {
 
 pub fn run(a: Args) -> anyhow::Result<i32> {
     let pkg = a.wasm.unwrap_or_else(default_pkg);
+    anyhow::ensure!(
+        pkg.join(WASM).is_file(),
+        "no WebAssembly build at {}: run bindings/wasm/build.sh first (or \
+         pass --wasm)",
+        pkg.display()
+    );
     let wasm = read_capped(&pkg.join(WASM), MAX_WASM_BYTES)?;
+    let fits = match &a.fits {
+        Some(path) => fits_json(path)?,
+        None => "[]".to_string(),
+    };
     let glue =
         String::from_utf8(read_capped(&pkg.join(GLUE), MAX_WASM_BYTES)?)
             .with_context(|| {
                 format!("{} is not UTF-8", pkg.join(GLUE).display())
             })?;
-    let html = page(&glue, &wasm)?;
+    let html = page(&glue, &wasm, &fits)?;
     std::fs::create_dir_all(&a.out)
         .with_context(|| format!("creating {}", a.out.display()))?;
     let index = a.out.join("index.html");
@@ -120,8 +163,10 @@ mod tests {
 
     #[test]
     fn every_slot_is_filled_once() {
-        let html = page("var wasm_bindgen = 1;", b"\0asm").unwrap();
-        for slot in ["/*STYLE*/", "/*WASM_BASE64*/", "/*GLUE*/", "/*APP*/"] {
+        let html = page("var wasm_bindgen = 1;", b"\0asm", "[]").unwrap();
+        for slot in
+            ["/*STYLE*/", "/*WASM_BASE64*/", "/*GLUE*/", "/*APP*/", "/*FITS*/"]
+        {
             assert!(!html.contains(slot), "{slot} left in the page");
         }
         assert!(
@@ -134,7 +179,32 @@ mod tests {
 
     #[test]
     fn a_glue_that_would_end_its_script_is_refused() {
-        let e = page("x = '</SCRIPT>'", b"").unwrap_err();
+        let e = page("x = '</SCRIPT>'", b"", "[]").unwrap_err();
         assert!(e.to_string().contains("</script"), "{e}");
+    }
+
+    #[test]
+    fn fits_are_cut_to_what_the_page_shows_and_cannot_end_the_script() {
+        let dir = std::env::temp_dir()
+            .join(format!("playground-fits-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("fits.json");
+        std::fs::write(
+            &file,
+            r#"[{"adapter":"a</script>","claimed":"rfc9309","base":"rfc9309",
+                "changes":["precedence=first-match"],"scored":10,"agree":9,
+                "claimed_agree":8,"unanswered":0,"residual":[{"check":"x"}]}]"#,
+        )
+        .unwrap();
+        let json = fits_json(&file).unwrap();
+        assert!(!json.contains("</"), "{json}");
+        let back: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(back[0]["adapter"], "a</script>");
+        assert_eq!(back[0]["changes"][0], "precedence=first-match");
+        assert!(back[0].get("residual").is_none());
+        std::fs::write(&file, r#"[{"adapter":"a"}]"#).unwrap();
+        let e = fits_json(&file).unwrap_err().to_string();
+        assert!(e.contains("fit 0 has no `claimed`"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

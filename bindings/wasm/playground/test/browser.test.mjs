@@ -149,3 +149,27 @@ test('a pasted file past 500 KiB is decided, and the page says what was cut', as
   console.log(`# ${big.length} bytes: parsed and decided for 2 URLs under 2 profiles in ${decide} ms, `
     + `page updated in ${ms} ms (reported, not asserted)`);
 });
+
+test('how other parsers read it: each fitted reading predicts, labelled as a prediction', async (t) => {
+  const fits = await page.evaluate(() => JSON.parse(document.getElementById('fits').textContent));
+  if (!fits.length) {
+    t.skip('no fits built into this page (playground --fits)');
+    return;
+  }
+  // Longest match (RFC 9309 R2.2.2-5) allows /page; a first-match reader (urllib.robotparser
+  // reads rules in file order, adapters/ext/README.md) disallows it.
+  await open('User-agent: *\nDisallow: /\nAllow: /page\n', 'FooBot', ['/page'], 'rfc9309');
+  const rows = await page.$$eval('[data-testid="prediction"]', (trs) => trs.map((tr) => ({
+    adapter: tr.dataset.adapter,
+    label: tr.querySelector('th').textContent,
+    verdict: tr.querySelector('td').dataset.verdict,
+  })));
+  assert.equal(rows.length, fits.length);
+  for (const r of rows) assert.match(r.label, /prediction; the reading agreed on \d+ of \d+ checks/);
+  for (const r of rows) assert.ok(['allowed', 'disallowed'].includes(r.verdict), r.adapter);
+  const urllib = fits.find((f) => f.adapter === 'python-urllib');
+  if (urllib) {
+    assert.ok(urllib.changes.includes('precedence=first-match'), urllib.changes.join(' '));
+    assert.equal(rows.find((r) => r.adapter === 'python-urllib').verdict, 'disallowed');
+  }
+});
