@@ -5,8 +5,9 @@
 //! because what a parser does with a BOM, a CR or an invalid UTF-8 octet is
 //! part of what is being tested. Parsing never fails: odd lines become
 //! [`Diagnostic`]s. Wherever readings of the protocol differ, a named
-//! switch of [`Profile`] chooses; [`Profile::rfc9309`] (the default) and
-//! [`Profile::google`] are bundles of those switches.
+//! switch of [`Profile`] chooses; [`Profile::rfc9309`] (the default),
+//! [`Profile::google`] and [`Profile::aipref`] (RFC 9309 as the AI
+//! preferences drafts update it) are bundles of those switches.
 //!
 //! # Example
 //!
@@ -28,6 +29,15 @@
 //! [`fetch`] as pure functions of a fetch outcome. No host checks: which
 //! authority a file governs is the caller's business.
 //!
+//! # The house
+//!
+//! Three rooms: `reading` (what the text says: lex, parse, agent, tokens,
+//! encode, pattern, target, decide, and the AI preference drafts in
+//! `reading::aipref`), `fast` (the same answers sooner: index, haystack,
+//! trie, early, once, focus, kept_lines) and `space` (the readings a
+//! parser may take: profile, settle, classify); [`fetch`] models the
+//! fetch. Each room's module doc says what it must never do.
+//!
 //! # Where each clause lives
 //!
 //! | RFC 9309 | module |
@@ -44,6 +54,7 @@
 //! | one URL in one pass, nothing kept ([`RobotsTxt::check_once`]) | `once` |
 //! | a long URL decided on its raw path when a prefix settles it | `early` |
 //! | §2.3.1, §2.4 access results and caching | [`fetch`] |
+//! | draft-ietf-aipref-attach-05 §3 Content-Usage rules, draft-ietf-aipref-vocab-07 statements, Content-Signal ([`RobotsTxt::usage`], [`RobotsTxt::content_signals`]) | `aipref` |
 //!
 //! # Complexity
 //!
@@ -78,32 +89,29 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-mod agent;
-mod classify;
-mod decide;
-mod diag;
-mod early;
-mod encode;
-mod explain;
+mod fast;
 pub mod fetch;
-mod focus;
-mod haystack;
-mod index;
-mod kept_lines;
-mod lex;
-mod octets;
-mod once;
-mod parse;
-mod pattern;
-mod profile;
-mod settle;
-mod target;
+mod reading;
+mod space;
 #[cfg(test)]
 mod test_support;
-mod tokens;
-mod trie;
+
+// The rooms' modules by their own names, so that every module reaches
+// another as `crate::<module>` wherever it lives.
+use fast::{early, focus, haystack, index, kept_lines, once, trie};
+use reading::{
+    agent, aipref, decide, diag, encode, explain, lex, octets, parse, pattern,
+    target,
+};
+use space::{classify, profile, settle};
 
 pub use agent::is_valid_product_token;
+pub use aipref::rule::UsageRule;
+pub use aipref::signal::{ContentSignals, Signal, SignalScope, SignalUse};
+pub use aipref::usage::{UsageDecision, UsageMatch};
+pub use aipref::vocab::{
+    Category, Preference, Preferences, Statement, Vocabulary, read_statement,
+};
 pub use classify::{Classification, classify};
 pub use diag::{Diagnostic, DiagnosticKind};
 pub use explain::{Decision, Reason, RuleMatch, Verdict};

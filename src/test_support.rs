@@ -34,6 +34,9 @@ pub(crate) fn body() -> impl Strategy<Value = Vec<u8>> {
         b"Disalowed: /p",
         b"sitemap: /s",
         b"crawl-delay: 1",
+        b"Content-Usage: train-ai=n\n",
+        b"content-usage:/x search=y, train-ai=y",
+        b"Content-Signal: ai-train=no",
         b"\n",
         b"\r",
         b"\r\n",
@@ -63,7 +66,7 @@ pub(crate) fn profile() -> impl Strategy<Value = Profile> {
     )
         .prop_map(|(google, picks, limits)| {
             let mut p =
-                if google { Profile::google() } else { Profile::rfc9309() };
+                if google { Profile::google() } else { Profile::aipref() };
             for i in picks {
                 p = switches()[i].applied_to(&p);
             }

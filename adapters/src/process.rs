@@ -386,6 +386,21 @@ impl Process {
                     },
                     Duration::ZERO,
                 ),
+                Request::Usage { robots, agent, url } => (
+                    Call::Usage {
+                        robots: robots.clone(),
+                        agent: agent.clone(),
+                        url: url.clone(),
+                    },
+                    Duration::ZERO,
+                ),
+                Request::ContentSignal { robots, agent } => (
+                    Call::ContentSignal {
+                        robots: robots.clone(),
+                        agent: agent.clone(),
+                    },
+                    Duration::ZERO,
+                ),
                 Request::ValidToken { token } => {
                     (Call::ValidToken { token: token.clone() }, Duration::ZERO)
                 }

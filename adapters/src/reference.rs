@@ -284,6 +284,16 @@ impl Adapter for Reference {
             Request::CrawlDelay { robots, agent } => {
                 value(self.parsed(robots).crawl_delay(agent).into())
             }
+            Request::ContentSignal { robots, agent } => {
+                let (signals, _) = self.parsed(robots).content_signals(agent);
+                value(signal_value(&signals))
+            }
+            Request::Usage { robots, agent, url } => {
+                match self.parsed(robots).usage(agent, url) {
+                    Ok(u) => value(usage_value(&u)),
+                    Err(e) => Reply::Error { message: e.to_string() },
+                }
+            }
             Request::ValidToken { token } => {
                 value(robots_oracle::is_valid_product_token(token).into())
             }
@@ -378,4 +388,81 @@ mod tests {
             }
         }
     }
+}
+
+/// The `usage` answer: `{"crawlable": false, "usage": null}` or
+/// `{"crawlable": true, "usage": {"train-ai": "n", "search": "unknown"}}`
+/// (adapters/PROTOCOL.md).
+pub fn usage_value(u: &robots_oracle::UsageDecision) -> serde_json::Value {
+    let usage = u.preferences.map(|p| {
+        robots_oracle::Category::ALL
+            .iter()
+            .map(|&c| (c.label().to_string(), p.get(c).as_str().into()))
+            .collect::<serde_json::Map<String, serde_json::Value>>()
+    });
+    serde_json::json!({"crawlable": u.crawl.is_allowed(), "usage": usage})
+}
+
+/// What `check --usage` shows for one URL beyond the `usage` answer: the
+/// explanation and the Content-Signal values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UsageReport {
+    /// The `usage` answer (as [`usage_value`]).
+    pub value: serde_json::Value,
+    /// The crawl decision's and the usage decision's explanations.
+    pub explanation: String,
+    /// The Content-Signal values that apply to the agent (`key` →
+    /// `value`, plus `lines`), `None` when the file has no Content-Signal
+    /// line at all.
+    pub signals: Option<serde_json::Value>,
+}
+
+impl Reference {
+    /// The usage preferences of `agent` for `url`, explained, with the
+    /// Content-Signal values beside them.
+    ///
+    /// # Errors
+    ///
+    /// The oracle's message when `url` is not a URL or path.
+    pub fn usage_report(
+        &mut self,
+        robots: &std::sync::Arc<[u8]>,
+        agent: &str,
+        url: &str,
+    ) -> Result<UsageReport, String> {
+        let parsed = self.parsed(robots);
+        let u = parsed.usage(agent, url).map_err(|e| e.to_string())?;
+        let any_signal = |rs: &[robots_oracle::Record]| {
+            rs.iter().any(|r| r.key.eq_ignore_ascii_case("content-signal"))
+        };
+        let has_signals = any_signal(parsed.records())
+            || parsed.groups().iter().any(|g| any_signal(&g.records));
+        let signals = has_signals.then(|| {
+            let (s, lines) = parsed.content_signals(agent);
+            let mut m: serde_json::Map<String, serde_json::Value> = s
+                .pairs()
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v.into()))
+                .collect();
+            m.insert("lines".into(), lines.into());
+            serde_json::Value::Object(m)
+        });
+        Ok(UsageReport {
+            value: usage_value(&u),
+            explanation: format!("{}{}", u.crawl, u),
+            signals,
+        })
+    }
+}
+
+/// The `content-signal` answer: every key, `null` where no line sets it
+/// (adapters/PROTOCOL.md).
+pub fn signal_value(s: &robots_oracle::ContentSignals) -> serde_json::Value {
+    let yn = |b: Option<bool>| b.map(|b| if b { "yes" } else { "no" });
+    serde_json::json!({
+        "search": yn(s.search),
+        "ai-input": yn(s.ai_input),
+        "ai-train": yn(s.ai_train),
+        "use": s.use_.map(|u| u.as_str()),
+    })
 }

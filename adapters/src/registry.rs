@@ -77,7 +77,7 @@ macro_rules! in_process {
 /// (manifest errors are skipped here; see [`Manifest::discover`]).
 pub fn all() -> Vec<Entry> {
     let mut out = Vec::new();
-    for profile in ["rfc9309", "google"] {
+    for profile in ["rfc9309", "google", "aipref"] {
         if let Some(r) = Reference::for_profile(profile) {
             out.push(Entry {
                 info: r.info(),

@@ -65,6 +65,31 @@ pub enum Request {
         /// The crawler's product token.
         agent: String,
     },
+    /// The AI usage preferences `agent` finds for `url`
+    /// (draft-ietf-aipref-attach-05 §3.1): whether the URL may be crawled
+    /// and, if it may, the preference per category. Answered with a
+    /// value: `{"crawlable": false, "usage": null}` or `{"crawlable":
+    /// true, "usage": {"train-ai": "y"|"n"|"unknown", "search": …}}`.
+    Usage {
+        /// The robots.txt body.
+        #[serde(skip)]
+        robots: Arc<[u8]>,
+        /// The crawler's product token.
+        agent: String,
+        /// An absolute URL or a path with optional query.
+        url: String,
+    },
+    /// The Content-Signal values (Cloudflare's Content Signals) that
+    /// apply to `agent`, as the parser reads them. Answered with a value:
+    /// `{"search": "yes"|"no"|null, "ai-input": …, "ai-train": …, "use":
+    /// "immediate"|"reference"|"full"|null}`.
+    ContentSignal {
+        /// The robots.txt body.
+        #[serde(skip)]
+        robots: Arc<[u8]>,
+        /// The crawler's product token.
+        agent: String,
+    },
     /// Is `token` a valid product token (R2.2.1-1)?
     ValidToken {
         /// The token.
@@ -141,6 +166,8 @@ impl Request {
             Request::DecideTokens { .. } => Op::DecideTokens,
             Request::Sitemaps { .. } => Op::Sitemaps,
             Request::CrawlDelay { .. } => Op::CrawlDelay,
+            Request::Usage { .. } => Op::Usage,
+            Request::ContentSignal { .. } => Op::ContentSignal,
             Request::ValidToken { .. } => Op::ValidToken,
             Request::RobotsUrl { .. } => Op::RobotsUrl,
             Request::Fetch { .. } => Op::Fetch,
@@ -155,7 +182,9 @@ impl Request {
             Request::Decide { robots, .. }
             | Request::DecideTokens { robots, .. }
             | Request::Sitemaps { robots }
-            | Request::CrawlDelay { robots, .. } => Some(robots),
+            | Request::CrawlDelay { robots, .. }
+            | Request::Usage { robots, .. }
+            | Request::ContentSignal { robots, .. } => Some(robots),
             Request::ValidToken { .. }
             | Request::RobotsUrl { .. }
             | Request::Fetch { .. }
@@ -287,6 +316,10 @@ pub struct Capabilities {
     pub sitemaps: bool,
     /// Answers `crawl-delay`.
     pub crawl_delay: bool,
+    /// Answers `usage` (AI usage preferences, attach-05 §3.1).
+    pub usage: bool,
+    /// Answers `content-signal` (Cloudflare's Content Signals).
+    pub content_signal: bool,
     /// Answers `valid-token`.
     pub valid_token: bool,
     /// Answers `robots-url`.
@@ -319,6 +352,8 @@ impl Capabilities {
             several_tokens: false,
             sitemaps: false,
             crawl_delay: false,
+            usage: false,
+            content_signal: false,
             valid_token: false,
             robots_url: false,
             fetch: false,
@@ -333,6 +368,8 @@ impl Capabilities {
             several_tokens: true,
             sitemaps: true,
             crawl_delay: true,
+            usage: true,
+            content_signal: true,
             valid_token: true,
             robots_url: true,
             access_result: true,
@@ -383,6 +420,25 @@ impl Capabilities {
             }
             Request::CrawlDelay { .. } => {
                 refuse(self.crawl_delay, "no crawl-delay API")
+            }
+            Request::ContentSignal { .. } => {
+                refuse(self.content_signal, "no Content-Signal API")
+            }
+            Request::Usage { url, .. } => {
+                refuse(self.usage, "no AI usage preference API")?;
+                let absolute = url.contains("://");
+                refuse(
+                    !absolute || self.absolute_urls,
+                    "needs a path, got an absolute URL",
+                )?;
+                refuse(
+                    absolute || self.paths,
+                    "needs an absolute URL, got a path",
+                )?;
+                refuse(
+                    url.is_ascii() || self.raw_non_ascii_urls,
+                    "needs a percent-encoded URL; this one has raw non-ASCII",
+                )
             }
             Request::ValidToken { .. } => {
                 refuse(self.valid_token, "no token validation API")

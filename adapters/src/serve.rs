@@ -45,6 +45,12 @@ fn requests(call: Call) -> Vec<Request> {
         Call::CrawlDelay { robots, agent } => {
             vec![Request::CrawlDelay { robots, agent }]
         }
+        Call::Usage { robots, agent, url } => {
+            vec![Request::Usage { robots, agent, url }]
+        }
+        Call::ContentSignal { robots, agent } => {
+            vec![Request::ContentSignal { robots, agent }]
+        }
         Call::ValidToken { token } => vec![Request::ValidToken { token }],
         Call::RobotsUrl { url } => vec![Request::RobotsUrl { url }],
         Call::Governs { robots_url, url } => {

@@ -36,6 +36,10 @@ pub enum Op {
     Sitemaps,
     /// `crawl-delay`.
     CrawlDelay,
+    /// `usage`: AI usage preferences (attach-05 §3.1).
+    Usage,
+    /// `content-signal`: Cloudflare's Content Signals.
+    ContentSignal,
     /// `valid-token`.
     ValidToken,
     /// `robots-url`.
@@ -51,12 +55,14 @@ pub enum Op {
 
 impl Op {
     /// Every operation.
-    pub const ALL: [Op; 10] = [
+    pub const ALL: [Op; 12] = [
         Op::Hello,
         Op::Decide,
         Op::DecideTokens,
         Op::Sitemaps,
         Op::CrawlDelay,
+        Op::Usage,
+        Op::ContentSignal,
         Op::ValidToken,
         Op::RobotsUrl,
         Op::Fetch,
@@ -72,6 +78,8 @@ impl Op {
             Op::DecideTokens => "decide-tokens",
             Op::Sitemaps => "sitemaps",
             Op::CrawlDelay => "crawl-delay",
+            Op::Usage => "usage",
+            Op::ContentSignal => "content-signal",
             Op::ValidToken => "valid-token",
             Op::RobotsUrl => "robots-url",
             Op::Fetch => "fetch",
@@ -206,6 +214,22 @@ pub enum Call {
         /// The agent.
         agent: String,
     },
+    /// `usage`.
+    Usage {
+        /// The body.
+        robots: Arc<[u8]>,
+        /// The agent.
+        agent: String,
+        /// The URL.
+        url: String,
+    },
+    /// `content-signal`.
+    ContentSignal {
+        /// The body.
+        robots: Arc<[u8]>,
+        /// The agent.
+        agent: String,
+    },
     /// `valid-token`.
     ValidToken {
         /// The token.
@@ -234,6 +258,8 @@ impl Call {
             Call::Fetch { .. } => Op::Fetch,
             Call::Sitemaps { .. } => Op::Sitemaps,
             Call::CrawlDelay { .. } => Op::CrawlDelay,
+            Call::Usage { .. } => Op::Usage,
+            Call::ContentSignal { .. } => Op::ContentSignal,
             Call::ValidToken { .. } => Op::ValidToken,
             Call::RobotsUrl { .. } => Op::RobotsUrl,
             Call::Governs { .. } => Op::Governs,
@@ -275,6 +301,13 @@ impl Call {
             }
             Call::CrawlDelay { robots, agent } => {
                 json!({"id": id, "op": op, "robots": b64(robots), "agent": agent})
+            }
+            Call::ContentSignal { robots, agent } => {
+                json!({"id": id, "op": op, "robots": b64(robots), "agent": agent})
+            }
+            Call::Usage { robots, agent, url } => {
+                json!({"id": id, "op": op, "robots": b64(robots), "agent": agent,
+                "url": url})
             }
             Call::ValidToken { token } => {
                 json!({"id": id, "op": op, "token": token})
@@ -350,6 +383,14 @@ impl Call {
             Op::CrawlDelay => {
                 Call::CrawlDelay { robots: robots()?, agent: text("agent") }
             }
+            Op::ContentSignal => {
+                Call::ContentSignal { robots: robots()?, agent: text("agent") }
+            }
+            Op::Usage => Call::Usage {
+                robots: robots()?,
+                agent: text("agent"),
+                url: text("url"),
+            },
             Op::ValidToken => Call::ValidToken { token: text("token") },
             Op::RobotsUrl => Call::RobotsUrl { url: text("url") },
             Op::Governs => Call::Governs {
@@ -563,6 +604,19 @@ mod tests {
             Call::Sitemaps { robots: Arc::from(&b"Sitemap: /s"[..]) },
             Call::CrawlDelay {
                 robots: Arc::from(&b""[..]),
+                agent: "a".into(),
+            },
+            Call::Usage {
+                robots: Arc::from(
+                    &b"User-agent: *\nContent-Usage: train-ai=n"[..],
+                ),
+                agent: "a".into(),
+                url: "/x".into(),
+            },
+            Call::ContentSignal {
+                robots: Arc::from(
+                    &b"User-agent: *\nContent-Signal: search=yes"[..],
+                ),
                 agent: "a".into(),
             },
             Call::ValidToken { token: "Foo_Bar".into() },

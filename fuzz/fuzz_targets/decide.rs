@@ -14,6 +14,11 @@
 //!   one, chosen by the input) never changes a verdict (longest match is
 //!   order-free, R2.2.2-5, R2.2.2-8).
 //!
+//! - under `aipref` too, and `usage` (draft-ietf-aipref-attach-05 §3.1)
+//!   agrees with `decide` on whether the URL may be crawled: a URL that
+//!   may not be crawled has no preference, one that may has one per
+//!   category, and every deciding Content-Usage line is a candidate.
+//!
 //! Bodies over `MAX_BODY` are rejected (see `src/lib.rs`).
 
 #![no_main]
@@ -167,7 +172,7 @@ fuzz_target!(|input: Input| -> Corpus {
             v.rotate_left(n)
         }
     };
-    for profile in [Profile::rfc9309(), Profile::google()] {
+    for profile in [Profile::rfc9309(), Profile::google(), Profile::aipref()] {
         let robots = RobotsTxt::parse(body, &profile);
         let mut verdicts = Vec::new();
         for (i, url) in check.urls.iter().enumerate() {
@@ -176,6 +181,12 @@ fuzz_target!(|input: Input| -> Corpus {
                 continue;
             };
             check_decision(&robots, body, &lines, &d);
+            let u = robots.usage(&check.agent, url).expect("decide took it");
+            assert_eq!(u.crawl, d, "usage decides crawling as decide does");
+            assert_eq!(u.preferences.is_some(), d.is_allowed(), "{u:#?}");
+            for line in &u.deciding {
+                assert!(u.candidates.iter().any(|c| c.line == *line), "{u:#?}");
+            }
             if i == 0 {
                 // Determinism: decide again, and on a second parse.
                 let again = RobotsTxt::parse(body, &profile);

@@ -130,6 +130,8 @@ const OTHER_LINES: &[&str] = &[
     "sitemap: https://example.com/s2.xml",
     "Crawl-delay: 5",
     "Content-Signal: search=yes",
+    "Content-Usage: train-ai=n",
+    "Content-Usage: /p search=y, train-ai=y",
     "# a comment",
     "Host: example.com",
     "this line is junk",

@@ -112,7 +112,9 @@ pub fn check_key(request: &Request) -> String {
         Request::Decide { robots, .. }
         | Request::DecideTokens { robots, .. }
         | Request::Sitemaps { robots }
-        | Request::CrawlDelay { robots, .. } => {
+        | Request::CrawlDelay { robots, .. }
+        | Request::Usage { robots, .. }
+        | Request::ContentSignal { robots, .. } => {
             h.write(robots);
             *robots = empty;
         }

@@ -66,6 +66,12 @@ pub fn describe_question(q: &Request) -> String {
         Request::CrawlDelay { agent, .. } => {
             format!("crawl-delay agent={agent:?}")
         }
+        Request::ContentSignal { agent, .. } => {
+            format!("content-signal agent={agent:?}")
+        }
+        Request::Usage { agent, url, .. } => {
+            format!("usage agent={agent:?} url={url:?}")
+        }
         Request::ValidToken { token } => {
             format!("valid-token token={token:?}")
         }

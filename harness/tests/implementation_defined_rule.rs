@@ -37,6 +37,8 @@ const WEAK_LEVELS: [&str; 2] = ["MAY", "SILENT"];
 struct Clause {
     level: String,
     rfc: bool,
+    /// From the AI preference drafts (source `aipref-draft`).
+    draft: bool,
 }
 
 fn root() -> PathBuf {
@@ -58,8 +60,9 @@ fn clauses() -> BTreeMap<String, Clause> {
         .filter_map(|c| {
             let id = c.get("id")?.as_str()?.to_string();
             let level = c.get("level")?.as_str()?.to_string();
-            let rfc = c.get("source")?.as_str()? == "rfc9309";
-            Some((id, Clause { level, rfc }))
+            let source = c.get("source")?.as_str()?;
+            let (rfc, draft) = (source == "rfc9309", source == "aipref-draft");
+            Some((id, Clause { level, rfc, draft }))
         })
         .collect()
 }
@@ -120,6 +123,23 @@ fn expectations(case: &Table) -> Vec<Expectation<'_>> {
             case,
         });
     }
+    // `usage` entries: held to the same rule for rfc9309 and google (the
+    // aipref column is checked in `breaches`, against the drafts).
+    let usage = case.get("usage").and_then(Value::as_array);
+    for (i, u) in usage.into_iter().flatten().enumerate() {
+        let Some(u) = u.as_table() else { continue };
+        let Some((rfc, google)) = u.get("expect").and_then(per_profile) else {
+            continue;
+        };
+        let has_why = case_why || non_empty(u.get("why"));
+        out.push(Expectation {
+            what: format!("usage {}", i + 1),
+            rfc,
+            google,
+            has_why,
+            case,
+        });
+    }
     let checks = case.get("check").and_then(Value::as_array);
     for (i, ch) in checks.into_iter().flatten().enumerate() {
         let Some(ch) = ch.as_table() else { continue };
@@ -169,6 +189,69 @@ fn breaches(
     let in_fetch = file.parent().is_some_and(|d| d.ends_with("fetch"));
     let name = file.strip_prefix(root()).unwrap_or(file).display();
     let mut out = Vec::new();
+    // The aipref column of `usage` entries: implementation-defined only
+    // on a clause of the drafts that leaves it open (a SILENT S-AIPREF-…
+    // or a MAY), definite only on a clause of the drafts above MAY.
+    let draft_open = cited
+        .iter()
+        .filter_map(|c| index.get(*c))
+        .any(|c| c.draft && (c.level == "SILENT" || c.level == "MAY"));
+    let draft_decided = cited
+        .iter()
+        .filter_map(|c| index.get(*c))
+        .any(|c| c.draft && !WEAK_LEVELS.contains(&c.level.as_str()));
+    let usage = case.get("usage").and_then(Value::as_array);
+    for (i, u) in usage.into_iter().flatten().enumerate() {
+        let Some(u) = u.as_table() else { continue };
+        let aipref = match u.get("expect") {
+            Some(Value::String(s)) => s.clone(),
+            Some(Value::Table(t)) => t
+                .get("aipref")
+                .or_else(|| t.get("rfc9309"))
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string(),
+            _ => continue,
+        };
+        let tag = format!("{name}: {id}: usage {} [aipref]", i + 1);
+        if aipref == ID && !draft_open {
+            out.push(format!(
+                "{tag}: implementation-defined under aipref, but the case \
+                 cites no SILENT/MAY clause of the drafts"
+            ));
+        }
+        if aipref != ID && !draft_decided {
+            out.push(format!(
+                "{tag}: definite under aipref, but the case cites no clause \
+                 of the drafts above MAY"
+            ));
+        }
+    }
+    // `content_signal` entries: the same under every profile; open only
+    // on a silence of the drafts (S-CS-SYNTAX), definite only on a clause
+    // of the drafts above MAY.
+    let signals = case.get("content_signal").and_then(Value::as_array);
+    for (i, e) in signals.into_iter().flatten().enumerate() {
+        let Some(e) = e.as_table() else { continue };
+        let word = e.get("expect").and_then(Value::as_str).unwrap_or_default();
+        let tag = format!("{name}: {id}: content_signal {}", i + 1);
+        let has_why = non_empty(case.get("why")) || non_empty(e.get("why"));
+        if word == ID && !has_why {
+            out.push(format!("{tag}: implementation-defined without `why`"));
+        }
+        if word == ID && !draft_open {
+            out.push(format!(
+                "{tag}: implementation-defined, but the case cites no \
+                 SILENT/MAY clause of the drafts"
+            ));
+        }
+        if word != ID && !draft_decided {
+            out.push(format!(
+                "{tag}: definite, but the case cites no clause of the \
+                 drafts above MAY"
+            ));
+        }
+    }
     for e in expectations(case) {
         let _ = e.case;
         let tag = format!("{name}: {id}: {}", e.what);
@@ -190,7 +273,7 @@ fn breaches(
                 e.rfc
             ));
         }
-        if e.google == ID && !in_fetch {
+        if e.google == ID && !in_fetch && !e.what.starts_with("usage") {
             out.push(format!(
                 "{tag}: implementation-defined under google outside fetch/ \
                  (Google's parser answers it: use its answer)"
@@ -254,7 +337,8 @@ fn silences_say_what_the_rfc_does_not_say() {
             "{id}: a SILENT clause id starts with S-"
         );
         assert!(
-            text.starts_with("The RFC does not say"),
+            text.starts_with("The RFC does not say")
+                || text.starts_with("The draft does not say"),
             "{id}: a SILENT clause's text starts with \"The RFC does not say\""
         );
     }
@@ -271,7 +355,10 @@ fn the_rule_catches_each_kind_of_breach() {
         ("S-X", "SILENT", true),
         ("G", "GOOGLE", false),
     ] {
-        index.insert(id.to_string(), Clause { level: level.into(), rfc });
+        index.insert(
+            id.to_string(),
+            Clause { level: level.into(), rfc, draft: false },
+        );
     }
     let check = |body: &str, dir: &str| {
         let case: Table = body.parse().unwrap();

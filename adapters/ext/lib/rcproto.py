@@ -257,7 +257,7 @@ def _no_proxies():
 
 
 def serve(info, decide=None, parse=None, allowed=None, sitemaps=None, crawl_delay=None,
-          valid_token=None, robots_url=None, fetch=None, stdin=None):
+          valid_token=None, robots_url=None, fetch=None, stdin=None, content_signal=None):
     """Runs the protocol loop on stdin/stdout until EOF. See the module docstring."""
     hello = dict(info)
     hello.setdefault("protocol", PROTOCOL)
@@ -310,6 +310,14 @@ def serve(info, decide=None, parse=None, allowed=None, sitemaps=None, crawl_dela
             robots = _robots(req)
             agent = _field(req, "agent", str, "a string")
             return {"value": number_text(crawl_delay(robots, agent))}
+        if op == "content-signal" and content_signal is not None:
+            robots = _robots(req)
+            agent = _field(req, "agent", str, "a string")
+            value = content_signal(robots, agent)
+            keys = ("search", "ai-input", "ai-train", "use")
+            if not isinstance(value, dict) or set(value) - set(keys):
+                raise RuntimeError("adapter gave %r, not a dict of %s" % (value, ", ".join(keys)))
+            return {"value": {k: value.get(k) for k in keys}}
         if op == "valid-token" and valid_token is not None:
             value = valid_token(_field(req, "token", str, "a string"))
             if not isinstance(value, bool):

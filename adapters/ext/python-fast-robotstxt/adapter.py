@@ -18,6 +18,10 @@ Input conventions:
 - crawl-delay: the matcher's `crawl_delay` property after an is_allowed() call for the
   agent on https://example.com/ (its README's usage; a float, written as "5" or "0.5").
 - valid-token: is_valid_user_agent(token). No sitemap API.
+- content-signal: the matcher's `content_signal` property ({ai_train, ai_input, search},
+  each True / False / None) after an is_allowed() call for the agent on
+  https://example.com/, mapped to yes / no / null. The library does not read `use=`
+  (null). No Content-Usage API: `usage` is not applicable.
 
 Known deviations (probe): `/robots.txt` not special; a leading BOM is stripped like
 upstream. Unlike upstream it percent-encodes a raw UTF-8 URL (probably ada), but such URLs
@@ -51,6 +55,19 @@ def crawl_delay(robots, agent):
     return matcher.crawl_delay
 
 
+def content_signal(robots, agent):
+    matcher = robotstxt.RobotsMatcher()
+    matcher.is_allowed(rcproto.utf8(robots, "replace"), agent, rcproto.BASE + "/")
+    s = matcher.content_signal or {}
+    word = {True: "yes", False: "no", None: None}
+    return {
+        "search": word[s.get("search")],
+        "ai-input": word[s.get("ai_input")],
+        "ai-train": word[s.get("ai_train")],
+        "use": None,
+    }
+
+
 rcproto.serve(
     {
         "name": "python-fast-robotstxt",
@@ -62,4 +79,5 @@ rcproto.serve(
     decide=decide,
     crawl_delay=crawl_delay,
     valid_token=robotstxt.is_valid_user_agent,
+    content_signal=content_signal,
 )

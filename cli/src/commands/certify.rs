@@ -29,10 +29,10 @@ pub struct Args {
     command: Option<String>,
     /// The profile the `--command` program claims to follow (what
     /// `--profile claimed` certifies it against)
-    #[arg(long, default_value = "rfc9309", value_parser = ["rfc9309", "google"], requires = "command")]
+    #[arg(long, default_value = "rfc9309", value_parser = ["rfc9309", "google", "aipref"], requires = "command")]
     command_profile: String,
     /// Expectations to certify against (`claimed`: the adapter's own)
-    #[arg(long, default_value = "rfc9309", value_parser = ["rfc9309", "google", "claimed"])]
+    #[arg(long, default_value = "rfc9309", value_parser = ["rfc9309", "google", "aipref", "claimed"])]
     profile: String,
     /// Write certificate.md and certificate.json here
     #[arg(long, value_name = "DIR")]

@@ -22,7 +22,7 @@ pub struct Args {
     #[arg(long, value_name = "TOKEN")]
     agent: String,
     /// The profile the oracle decides under
-    #[arg(long, default_value = "rfc9309", value_parser = ["rfc9309", "google"])]
+    #[arg(long, default_value = "rfc9309", value_parser = ["rfc9309", "google", "aipref"])]
     profile: String,
     /// Explain each decision: groups, matching rules, winner, reason
     #[arg(long)]
@@ -30,6 +30,11 @@ pub struct Args {
     /// Print the decisions as JSON
     #[arg(long)]
     json: bool,
+    /// Also the AI usage preferences of each URL (Content-Usage under
+    /// `--profile aipref`; draft-ietf-aipref-attach-05) and the file's
+    /// Content-Signal values, if it has any
+    #[arg(long, conflicts_with = "command")]
+    usage: bool,
     /// Ask this adapter (a name, or the path of its adapter.toml) instead
     /// of the oracle; `all` asks every ready adapter and prints the
     /// answers side by side with the oracle's
@@ -120,6 +125,16 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         anyhow::bail!("{e}");
     }
     let robots: Arc<[u8]> = read_body(&a.robots)?.into();
+    if a.usage {
+        return super::check_usage::run(
+            &robots,
+            &a.agent,
+            &a.profile,
+            a.adapter.as_deref(),
+            &a.urls,
+            (a.json, a.explain),
+        );
+    }
     let requests: Vec<Request> = a
         .urls
         .iter()

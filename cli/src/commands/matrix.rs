@@ -51,11 +51,11 @@ pub struct Args {
     /// The profile the `--command` program claims to follow: the
     /// expectations `--profile claimed` judges it under, and its claim in
     /// the reports and fingerprint
-    #[arg(long, default_value = "rfc9309", value_parser = ["rfc9309", "google"], requires = "command")]
+    #[arg(long, default_value = "rfc9309", value_parser = ["rfc9309", "google", "aipref"], requires = "command")]
     command_profile: String,
     /// The expectations outcomes are counted under (`claimed`: each
     /// adapter's own claimed profile)
-    #[arg(long, default_value = "rfc9309", value_parser = ["rfc9309", "google", "claimed"])]
+    #[arg(long, default_value = "rfc9309", value_parser = ["rfc9309", "google", "aipref", "claimed"])]
     profile: String,
     /// Only checks whose name contains one of these
     #[arg(value_name = "FILTER")]

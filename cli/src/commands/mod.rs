@@ -11,6 +11,7 @@ mod bench;
 mod bugs;
 mod certify;
 mod check;
+mod check_usage;
 mod coverage;
 mod diff;
 mod fingerprint;

@@ -16,7 +16,7 @@ pub struct Args {
     #[command(flatten)]
     cases: CasesDir,
     /// The profile(s) to run under
-    #[arg(long, default_value = "all", value_parser = ["all", "rfc9309", "google"])]
+    #[arg(long, default_value = "all", value_parser = ["all", "rfc9309", "google", "aipref"])]
     profile: String,
     /// Only checks whose name contains one of these
     #[arg(value_name = "FILTER")]

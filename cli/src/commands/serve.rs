@@ -22,7 +22,7 @@ const MAX_REQUEST_LINE: usize = 128 << 20;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The profile the oracle decides under
-    #[arg(long, default_value = "rfc9309", value_parser = ["rfc9309", "google"])]
+    #[arg(long, default_value = "rfc9309", value_parser = ["rfc9309", "google", "aipref"])]
     profile: String,
     /// Serve this adapter instead of the oracle (e.g. rust-robotxt, or
     /// the path of an adapter.toml)

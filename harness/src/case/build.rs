@@ -61,6 +61,8 @@ pub(super) fn build_case(
         checks.push(policy_check(c, policy, &name, scenario)?);
     }
     checks.extend(governs_checks(c, &name)?);
+    checks.extend(usage_checks(c, &name, &robots)?);
+    checks.extend(signal_checks(c, &name, &robots)?);
     if checks.is_empty() {
         return Err(CaseErrorKind::NoChecks);
     }
@@ -254,6 +256,69 @@ fn governs_checks(
         };
         let suffix = format!("governs-{}", i + 1);
         checks.push(value_check(name, &suffix, request, g.expect.into()));
+    }
+    Ok(checks)
+}
+
+/// The `usage` checks (AI usage preferences).
+fn usage_checks(
+    c: &CaseToml,
+    name: &str,
+    robots: &Arc<[u8]>,
+) -> Result<Vec<Check>, CaseErrorKind> {
+    let mut checks = Vec::new();
+    for (i, u) in c.usage.iter().enumerate() {
+        let expect =
+            expectation(&u.expect, Vocabulary::Usage).map_err(|error| {
+                CaseErrorKind::Expect { at: At::Usage(i + 1), error }
+            })?;
+        let why = u.why.clone().or_else(|| c.why.clone());
+        if is_open(&expect) && why.is_none() {
+            return Err(CaseErrorKind::NeedsWhy(At::Usage(i + 1)));
+        }
+        checks.push(Check {
+            name: format!("{name}::usage-{}", i + 1),
+            request: Request::Usage {
+                robots: robots.clone(),
+                agent: u.agent.clone(),
+                url: u.url.clone(),
+            },
+            expect,
+            why,
+            rule_line: None,
+            reason: None,
+        });
+    }
+    Ok(checks)
+}
+
+/// The `content_signal` checks (Content-Signal values per agent).
+fn signal_checks(
+    c: &CaseToml,
+    name: &str,
+    robots: &Arc<[u8]>,
+) -> Result<Vec<Check>, CaseErrorKind> {
+    let mut checks = Vec::new();
+    for (i, s) in c.content_signal.iter().enumerate() {
+        let expect =
+            expectation(&s.expect, Vocabulary::Signal).map_err(|error| {
+                CaseErrorKind::Expect { at: At::Signal(i + 1), error }
+            })?;
+        let why = s.why.clone().or_else(|| c.why.clone());
+        if is_open(&expect) && why.is_none() {
+            return Err(CaseErrorKind::NeedsWhy(At::Signal(i + 1)));
+        }
+        checks.push(Check {
+            name: format!("{name}::content-signal-{}", i + 1),
+            request: Request::ContentSignal {
+                robots: robots.clone(),
+                agent: s.agent.clone(),
+            },
+            expect,
+            why,
+            rule_line: None,
+            reason: None,
+        });
     }
     Ok(checks)
 }

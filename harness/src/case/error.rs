@@ -63,6 +63,10 @@ pub enum At {
     Governs(usize),
     /// The n-th (1-based) `robots_url` entry.
     RobotsUrl(usize),
+    /// The n-th (1-based) `usage` entry.
+    Usage(usize),
+    /// The n-th (1-based) `content_signal` entry.
+    Signal(usize),
 }
 
 impl fmt::Display for At {
@@ -72,6 +76,8 @@ impl fmt::Display for At {
             At::Policy => write!(f, "policy"),
             At::Governs(n) => write!(f, "governs {n}"),
             At::RobotsUrl(n) => write!(f, "robots_url {n}"),
+            At::Usage(n) => write!(f, "usage {n}"),
+            At::Signal(n) => write!(f, "content_signal {n}"),
         }
     }
 }

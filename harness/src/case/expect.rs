@@ -18,6 +18,14 @@ pub enum Vocabulary {
     Verdict,
     /// An access policy (`parse-body`, …) or `implementation-defined`.
     Policy,
+    /// AI usage preferences: `disallowed` (not crawlable, so none),
+    /// `train-ai=y|n|unknown, search=y|n|unknown`, or
+    /// `implementation-defined`.
+    Usage,
+    /// Content-Signal values: `none`, or `key=value` pairs (`search`,
+    /// `ai-input`, `ai-train`: yes/no; `use`: immediate/reference/full)
+    /// in that order, or `implementation-defined`.
+    Signal,
 }
 
 impl Vocabulary {
@@ -25,6 +33,8 @@ impl Vocabulary {
         match self {
             Vocabulary::Verdict => "expect",
             Vocabulary::Policy => "policy",
+            Vocabulary::Usage => "usage expect",
+            Vocabulary::Signal => "content_signal expect",
         }
     }
 
@@ -35,6 +45,15 @@ impl Vocabulary {
             }
             Vocabulary::Policy => {
                 "parse-body, allow-all, disallow-all, use-cache or implementation-defined"
+            }
+            Vocabulary::Usage => {
+                "disallowed, `train-ai=y|n|unknown, search=y|n|unknown` or \
+                 implementation-defined"
+            }
+            Vocabulary::Signal => {
+                "none, `search=yes|no, ai-input=yes|no, ai-train=yes|no, \
+                 use=immediate|reference|full` (any of them, in that order) or \
+                 implementation-defined"
             }
         }
     }
@@ -52,6 +71,8 @@ impl Vocabulary {
             },
             Vocabulary::Policy => Policy::from_name(word)
                 .map(|p| Expected::Value(p.as_str().into())),
+            Vocabulary::Usage => usage_value(word).map(Expected::Value),
+            Vocabulary::Signal => signal_value(word).map(Expected::Value),
         }
     }
 }
@@ -67,9 +88,10 @@ pub enum ExpectError {
         /// The vocabulary it should be from.
         vocabulary: Vocabulary,
     },
-    /// A per-profile table whose keys are not exactly [`PROFILES`].
+    /// A per-profile table whose keys are not exactly [`PROFILES`]
+    /// (`aipref` may be left out: it then expects what `rfc9309` does).
     #[error(
-        "a per-profile {} needs exactly the keys {}; got {}",
+        "a per-profile {} needs exactly the keys {} (aipref optional); got {}",
         .vocabulary.noun(),
         PROFILES.join(", "),
         .got.join(", ")
@@ -98,16 +120,84 @@ pub(super) fn expectation(
         ExpectToml::PerProfile(map) => {
             let mut want: Vec<&str> = PROFILES.to_vec();
             want.sort_unstable();
+            let mut without_aipref = want.clone();
+            without_aipref.retain(|p| *p != "aipref");
             // A BTreeMap's keys come sorted.
-            if !map.keys().map(String::as_str).eq(want) {
+            let keys = || map.keys().map(String::as_str);
+            if !keys().eq(want) && !keys().eq(without_aipref) {
                 return Err(ExpectError::ProfileKeys {
                     got: map.keys().cloned().collect(),
                     vocabulary,
                 });
             }
-            map.iter().map(|(k, v)| Ok((k.clone(), read(v)?))).collect()
+            let mut out: BTreeMap<String, Expected> = map
+                .iter()
+                .map(|(k, v)| Ok((k.clone(), read(v)?)))
+                .collect::<Result<_, ExpectError>>()?;
+            // `aipref` is `rfc9309` plus the AI preference drafts: where a
+            // table leaves it out, it expects what `rfc9309` does.
+            if let Some(rfc) = out.get("rfc9309").cloned() {
+                out.entry("aipref".into()).or_insert(rfc);
+            }
+            Ok(out)
         }
     }
+}
+
+/// The `usage` answer a usage word means (adapters/PROTOCOL.md):
+/// `disallowed` → `{"crawlable": false, "usage": null}`;
+/// `train-ai=n, search=unknown` → `{"crawlable": true, "usage":
+/// {"train-ai": "n", "search": "unknown"}}` (both categories, in that
+/// order, each `y`, `n` or `unknown`).
+fn usage_value(word: &str) -> Option<serde_json::Value> {
+    if word == "disallowed" {
+        return Some(serde_json::json!({"crawlable": false, "usage": null}));
+    }
+    let mut usage = serde_json::Map::new();
+    let labels = ["train-ai", "search"];
+    let pairs: Vec<&str> = word.split(',').map(str::trim).collect();
+    if pairs.len() != labels.len() {
+        return None;
+    }
+    for (pair, label) in pairs.iter().zip(labels) {
+        let (k, v) = pair.split_once('=')?;
+        if k != label || !matches!(v, "y" | "n" | "unknown") {
+            return None;
+        }
+        usage.insert(k.to_string(), v.into());
+    }
+    Some(serde_json::json!({"crawlable": true, "usage": usage}))
+}
+
+/// The `content-signal` answer a word means (adapters/PROTOCOL.md):
+/// `none` → every key null; `search=yes, ai-train=no` → those set, the
+/// others null. Keys in the order search, ai-input, ai-train, use, each
+/// at most once.
+fn signal_value(word: &str) -> Option<serde_json::Value> {
+    const KEYS: [(&str, &[&str]); 4] = [
+        ("search", &["yes", "no"]),
+        ("ai-input", &["yes", "no"]),
+        ("ai-train", &["yes", "no"]),
+        ("use", &["immediate", "reference", "full"]),
+    ];
+    let mut out = serde_json::Map::new();
+    for (k, _) in KEYS {
+        out.insert(k.to_string(), serde_json::Value::Null);
+    }
+    if word == "none" {
+        return Some(serde_json::Value::Object(out));
+    }
+    let mut next = 0;
+    for pair in word.split(',').map(str::trim) {
+        let (k, v) = pair.split_once('=')?;
+        let at = KEYS.iter().position(|(key, _)| *key == k)?;
+        if at < next || !KEYS[at].1.contains(&v) {
+            return None;
+        }
+        next = at + 1;
+        out.insert(k.to_string(), v.into());
+    }
+    Some(serde_json::Value::Object(out))
 }
 
 /// The same expectation under every profile.
@@ -140,7 +230,32 @@ mod tests {
         let err = expectation(&partial, Vocabulary::Policy).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "a per-profile policy needs exactly the keys rfc9309, google; got google"
+            "a per-profile policy needs exactly the keys rfc9309, google, \
+             aipref (aipref optional); got google"
         );
+        // A table without aipref expects under aipref what rfc9309 does.
+        let two = ExpectToml::PerProfile(
+            [
+                ("google".to_string(), "allowed".to_string()),
+                ("rfc9309".to_string(), "disallowed".to_string()),
+            ]
+            .into(),
+        );
+        let got = expectation(&two, Vocabulary::Verdict).unwrap();
+        assert_eq!(got["aipref"], Expected::Disallowed);
+        // Usage words.
+        let usage = ExpectToml::Same("train-ai=n, search=unknown".into());
+        let got = expectation(&usage, Vocabulary::Usage).unwrap();
+        assert_eq!(
+            got["aipref"],
+            Expected::Value(serde_json::json!({"crawlable": true,
+                "usage": {"train-ai": "n", "search": "unknown"}}))
+        );
+        for bad in
+            ["search=n, train-ai=n", "train-ai=no, search=y", "train-ai=n"]
+        {
+            let e = ExpectToml::Same(bad.into());
+            assert!(expectation(&e, Vocabulary::Usage).is_err(), "{bad}");
+        }
     }
 }

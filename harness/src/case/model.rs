@@ -14,11 +14,17 @@ use robots_adapters::Request;
 use super::fetch::Scenario;
 
 /// The profiles every expectation is stated for.
-pub const PROFILES: [&str; 2] = ["rfc9309", "google"];
+pub const PROFILES: [&str; 3] = ["rfc9309", "google", "aipref"];
 
 /// Where a case comes from.
-pub const SOURCES: [&str; 5] =
-    ["rfc9309", "google-doc", "google-parser", "regression", "fuzz-finding"];
+pub const SOURCES: [&str; 6] = [
+    "rfc9309",
+    "google-doc",
+    "google-parser",
+    "regression",
+    "fuzz-finding",
+    "aipref-draft",
+];
 
 /// The reasons an explanation may give.
 pub const REASONS: [&str; 5] = [

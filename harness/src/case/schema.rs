@@ -48,6 +48,10 @@ pub(super) struct CaseToml {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub crawl_delay: Vec<CrawlDelayToml>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub usage: Vec<UsageToml>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub content_signal: Vec<SignalToml>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tokens: Vec<TokenToml>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub robots_url: Vec<RobotsUrlToml>,
@@ -229,6 +233,27 @@ pub(super) struct CrawlDelayToml {
 }
 
 /// One `tokens` entry.
+/// One `usage` entry: the AI usage preferences `agent` finds for `url`.
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct UsageToml {
+    pub agent: String,
+    pub url: String,
+    pub expect: ExpectToml,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+}
+
+/// One `content_signal` entry: the Content-Signal values for `agent`.
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct SignalToml {
+    pub agent: String,
+    pub expect: ExpectToml,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+}
+
 #[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct TokenToml {

@@ -14,6 +14,7 @@
 use std::sync::Arc;
 
 use crate::agent::names;
+use crate::aipref::rule::UsageRule;
 use crate::diag::{Diagnostic, DiagnosticKind};
 use crate::index::LazyIndex;
 use crate::kept_lines::KeptLines;
@@ -109,9 +110,16 @@ pub struct Group {
     pub rules: Vec<Rule>,
     /// Other records inside the group (crawl-delay, ...), in file order.
     pub records: Vec<Record>,
+    /// The Content-Usage rules (draft-ietf-aipref-attach-05 §3), in file
+    /// order; only under a profile whose `content_usage_rule` is on.
+    pub usage: Vec<UsageRule>,
 }
 
 impl Group {
+    fn empty(agents: Vec<Agent>) -> Group {
+        Group { agents, rules: vec![], records: vec![], usage: vec![] }
+    }
+
     /// The line of the group's first user-agent line (of its first rule
     /// for the agent-less group of `preamble_rules=every-crawler`).
     pub fn line(&self) -> u32 {
@@ -276,8 +284,7 @@ impl Builder<'_> {
         };
         if self.open.is_none() || self.rules_started {
             self.close();
-            self.open =
-                Some(Group { agents: vec![], rules: vec![], records: vec![] });
+            self.open = Some(Group::empty(vec![]));
         }
         if let Some(f) = self.focus.as_mut() {
             f.global |= global;
@@ -304,8 +311,7 @@ impl Builder<'_> {
         };
         if self.open.is_none() || self.rules_started {
             self.close();
-            self.open =
-                Some(Group { agents: vec![], rules: vec![], records: vec![] });
+            self.open = Some(Group::empty(vec![]));
         }
         if let Some(f) = self.focus.as_mut() {
             match &token {
@@ -380,7 +386,7 @@ impl Builder<'_> {
                 }
                 PreambleRules::EveryCrawler | PreambleRules::Ignored => vec![],
             };
-            self.open = Some(Group { agents, rules: vec![], records: vec![] });
+            self.open = Some(Group::empty(agents));
         }
         self.rules_started = true;
         if let Some(g) = self.open.as_mut() {
@@ -396,7 +402,39 @@ impl Builder<'_> {
         }
     }
 
+    /// A Content-Usage line under `content_usage_rule`: a rule of the
+    /// open group (attach-05 §3), which ends its user-agent list; before
+    /// the first user-agent line it is outside any group and ignored
+    /// (R2.2.2-15, as for allow and disallow).
+    fn usage_rule(&mut self, line: u32, value: &[u8]) {
+        if self.open.is_none() {
+            return self.note(line, DiagnosticKind::RuleOutsideGroup);
+        }
+        let skipping = self.skipping();
+        self.rules_started = true;
+        let stream = self.focus.as_ref().is_some_and(|f| f.stream.is_some());
+        if skipping || stream {
+            return;
+        }
+        let p = self.profile;
+        let rule = UsageRule::read(
+            line,
+            value,
+            self.file.as_ref(),
+            p,
+            p.usage_vocabulary,
+        );
+        if let Some(g) = self.open.as_mut() {
+            g.usage.push(rule);
+        }
+    }
+
     fn other(&mut self, line: u32, key: &[u8], value: &[u8]) {
+        if self.profile.content_usage_rule
+            && key.eq_ignore_ascii_case(b"content-usage")
+        {
+            return self.usage_rule(line, value);
+        }
         self.record_seen();
         let outside = self.open.is_none();
         let unwanted = match &self.focus {

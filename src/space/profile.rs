@@ -9,6 +9,9 @@
 //!
 //! This module holds data only; it never parses or matches anything.
 
+pub use crate::aipref::signal::SignalScope;
+pub use crate::aipref::vocab::Vocabulary;
+
 /// How the specificity ("priority") of a matching rule is measured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -301,6 +304,30 @@ pub struct Profile {
     /// Not in the RFC. Evidence: Google's parser (GRT-7).
     /// Default: rfc9309 = false; google = true.
     pub index_html_is_dir: bool,
+
+    /// A `Content-Usage` line is a rule (draft-ietf-aipref-attach-05 §3,
+    /// which "Updates: 9309"): it belongs to its group and, like allow and
+    /// disallow, ends the group's list of user-agent lines, so
+    /// `User-agent: A` / `Content-Usage: train-ai=n` / `User-agent: B` /
+    /// `Disallow: /` is two groups and A may crawl everything. Off, it is
+    /// an unknown line, an other record that never ends a group
+    /// (R2.2.4-3), and A and B share one group: RFC 9309 as published and
+    /// Google's parser, which lists `content-usage` among known but
+    /// unsupported tags (`reporting_robots.cc`).
+    /// Default: rfc9309 = false; google = false; aipref = true.
+    pub content_usage_rule: bool,
+
+    /// Which draft of the vocabulary reads a statement of preference.
+    /// Default: every profile = `Vocab07` (draft-ietf-aipref-vocab-07);
+    /// `Vocab06` reads files written to the older drafts (see
+    /// [`Vocabulary`]). Does not act on Allow/Disallow verdicts.
+    pub usage_vocabulary: Vocabulary,
+
+    /// Where a `Content-Signal` line applies (Cloudflare's Content
+    /// Signals; no text specifies it): see [`SignalScope`] and
+    /// `spec-cases/PROFILES.md`. Does not act on Allow/Disallow verdicts.
+    /// Default: every profile = `Group`.
+    pub content_signal_scope: SignalScope,
 }
 
 /// 500 KiB, the minimum parse limit of R2.5-2.
@@ -340,6 +367,20 @@ impl Profile {
             uppercase_url_hex: true,
             encode_url_star_dollar: true,
             index_html_is_dir: false,
+            content_usage_rule: false,
+            usage_vocabulary: Vocabulary::Vocab07,
+            content_signal_scope: SignalScope::Group,
+        }
+    }
+
+    /// RFC 9309 as updated by draft-ietf-aipref-attach-05, with the
+    /// vocabulary of draft-ietf-aipref-vocab-07: `rfc9309` plus the
+    /// Content-Usage rule.
+    pub fn aipref() -> Profile {
+        Profile {
+            name: "aipref",
+            content_usage_rule: true,
+            ..Profile::rfc9309()
         }
     }
 
@@ -409,12 +450,13 @@ impl Profile {
         match name {
             "rfc9309" | "rfc" => Some(Profile::rfc9309()),
             "google" => Some(Profile::google()),
+            "aipref" => Some(Profile::aipref()),
             _ => None,
         }
     }
 
     /// The names of the built-in profiles.
-    pub const NAMES: [&'static str; 2] = ["rfc9309", "google"];
+    pub const NAMES: [&'static str; 3] = ["rfc9309", "google", "aipref"];
 }
 
 /// Bytes of a line Google's parser keeps (its buffer is 16,664 bytes,
@@ -679,6 +721,18 @@ pub fn switches() -> &'static [Switch] {
         sw!("index_html_is_dir=false", "special-cases", ["GRT-7"], |p| p
             .index_html_is_dir =
             false),
+        sw!(
+            "content_usage_rule=true",
+            "grouping",
+            ["AIPREF-ATTACH-3-2", "R2.1-3"],
+            |p| p.content_usage_rule = true
+        ),
+        sw!(
+            "content_usage_rule=false",
+            "grouping",
+            ["AIPREF-ATTACH-3-2", "R2.1-3"],
+            |p| p.content_usage_rule = false
+        ),
     ];
     ALL
 }
