@@ -102,7 +102,7 @@ pub fn fix_for(program: &str) -> Option<Fix> {
         // Builds bindings/python; the oracle's rust-version is newer than
         // Debian's cargo.
         "cargo" => Some(Fix::Manual(
-            "Rust 1.90 or newer, installed with rustup".into(),
+            "Rust 1.95 or newer, installed with rustup".into(),
         )),
         _ => None,
     }

@@ -15,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 bin=${1:-$root/target/release/robots-conformance}
 [ -x "$bin" ] || cargo build --release --locked -p robots-conformance --manifest-path "$root/Cargo.toml"
-command -v cargo >/dev/null || { echo "cargo (Rust 1.90+, rustup) is needed to build the package"; exit 1; }
+command -v cargo >/dev/null || { echo "cargo (Rust 1.95+, rustup) is needed to build the package"; exit 1; }
 
 venv=$root/target/py-oracle
 rm -rf "$venv"

@@ -13,8 +13,10 @@
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use std::collections::BTreeMap;
+
 use pyo3::types::{PyBytes, PyString};
-use robots_oracle::{self as oracle, Profile, RuleKind};
+use robots_oracle::{self as oracle, Category, Profile, RuleKind};
 
 /// The oracle's refusal as a Python `ValueError`, with its message.
 fn refused(e: oracle::Error) -> PyErr {
@@ -218,6 +220,23 @@ impl Robots {
             agent_is_valid: d.agent_is_valid,
             explanation: d.to_string(),
         })
+    }
+
+    /// The AI usage preferences (draft-ietf-aipref) for `agent` on `url`:
+    /// `None` where the URL may not be crawled, else each category's
+    /// label mapped to `y`, `n` or `unknown`.
+    fn usage(
+        &self,
+        agent: &str,
+        url: &str,
+    ) -> PyResult<Option<BTreeMap<&'static str, &'static str>>> {
+        let u = self.robots.usage(agent, url).map_err(refused)?;
+        Ok(u.preferences.map(|p| {
+            Category::ALL
+                .into_iter()
+                .map(|c| (c.label(), p.get(c).as_str()))
+                .collect()
+        }))
     }
 
     /// The crawl-delay value of the groups `agent` obeys, as written.

@@ -49,7 +49,7 @@ def test_robots_txt_url_needs_an_absolute_url():
 def test_unknown_profile_names_the_valid_ones():
     with pytest.raises(ValueError) as e:
         robots_oracle.RobotsTxt(b"", "bing")
-    assert str(e.value) == "unknown profile 'bing': expected one of rfc9309, google"
+    assert str(e.value) == "unknown profile 'bing': expected one of rfc9309, google, aipref"
 
 
 def test_body_type():

@@ -128,4 +128,4 @@ def test_robots_txt_url_and_product_tokens():
     assert robots_oracle.robots_txt_url("https://example.com/a/b?c") == "https://example.com/robots.txt"
     assert robots_oracle.is_valid_product_token("Foo_Bar-Baz")
     assert not robots_oracle.is_valid_product_token("Foobot/2.1")
-    assert robots_oracle.PROFILES == ["rfc9309", "google"]
+    assert robots_oracle.PROFILES == ["rfc9309", "google", "aipref"]

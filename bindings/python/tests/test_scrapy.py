@@ -59,7 +59,7 @@ def test_profile_setting():
 
 def test_unknown_profile_setting_is_refused():
     crawler = get_crawler(settings_dict={"ROBOTSTXT_ORACLE_PROFILE": "bing"})
-    with pytest.raises(ValueError, match="expected one of rfc9309, google"):
+    with pytest.raises(ValueError, match="expected one of rfc9309, google, aipref"):
         RobotParser.from_crawler(crawler, BODY)
 
 

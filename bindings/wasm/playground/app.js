@@ -101,7 +101,7 @@
       d = parsed[profile].decide(state.agent, url);
     } catch (e) {
       row.setAttribute('data-verdict', 'error');
-      row.appendChild(el('td', { className: 'error', colspan: '3', role: 'alert',
+      row.appendChild(el('td', { className: 'error', colspan: '4', role: 'alert',
         text: 'The oracle refuses this URL: ' + e.message }));
       return [row, null];
     }
@@ -124,7 +124,15 @@
       deciding.textContent = 'no rule decided';
     }
     row.appendChild(deciding);
-    var more = el('tr', {}, [el('td', { colspan: '4' }, [
+    // AI usage preferences: Content-Usage rules are read under the aipref profile only.
+    var usage = el('td', { 'data-testid': 'usage' });
+    var u = profile === 'aipref' ? parsed[profile].usage(state.agent, url) : null;
+    if (profile !== 'aipref') usage.textContent = 'not read under ' + profile;
+    else if (u === undefined) usage.textContent = 'none: the URL may not be crawled';
+    else usage.textContent = u.map(function (e) { return e.category + '=' + e.value; }).join(', ');
+    if (u) usage.setAttribute('data-usage', u.map(function (e) { return e.category + '=' + e.value; }).join(','));
+    row.appendChild(usage);
+    var more = el('tr', {}, [el('td', { colspan: '5' }, [
       el('details', first ? { open: '' } : {}, [
         el('summary', { text: 'Explanation under ' + profile }),
         el('pre', { 'data-testid': 'explanation', text: d.verdict + ' ' + url + '\n' + d.explanation }),
@@ -149,7 +157,7 @@
     state.urls.forEach(function (url) {
       var table = el('table', {}, [
         el('caption', { className: 'sr-only', text: 'Verdicts for ' + url + ' by profile' }),
-        el('thead', {}, [el('tr', {}, ['Profile', 'Verdict', 'Reason (clause)', 'Deciding line']
+        el('thead', {}, [el('tr', {}, ['Profile', 'Verdict', 'Reason (clause)', 'Deciding line', 'AI usage preferences']
           .map(function (h) { return el('th', { scope: 'col', text: h }); }))]),
       ]);
       var tbody = el('tbody');

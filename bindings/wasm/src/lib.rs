@@ -11,7 +11,7 @@
 
 #![forbid(unsafe_code)]
 
-use robots_oracle::{self as oracle, Profile, RuleKind};
+use robots_oracle::{self as oracle, Category, Profile, RuleKind};
 use wasm_bindgen::prelude::*;
 
 fn refused(e: oracle::Error) -> JsError {
@@ -63,6 +63,16 @@ pub struct Diagnostic {
     pub clause: String,
     /// What was odd, in words.
     pub message: String,
+}
+
+/// One category of AI usage preference and its value for a URL.
+#[wasm_bindgen(getter_with_clone)]
+#[derive(Clone)]
+pub struct Usage {
+    /// The category's label (`train-ai`, `search`).
+    pub category: String,
+    /// `y`, `n` or `unknown`.
+    pub value: String,
 }
 
 /// A decision for one crawler and one URL, with its evidence.
@@ -174,6 +184,26 @@ impl RobotsTxt {
             agent_is_valid: d.agent_is_valid,
             explanation: d.to_string(),
         })
+    }
+
+    /// The AI usage preferences (draft-ietf-aipref) for `agent` on `url`:
+    /// `undefined` where the URL may not be crawled, else one entry per
+    /// category. Throws where the oracle refuses the URL.
+    pub fn usage(
+        &self,
+        agent: &str,
+        url: &str,
+    ) -> Result<Option<Vec<Usage>>, JsError> {
+        let u = self.robots.usage(agent, url).map_err(refused)?;
+        Ok(u.preferences.map(|p| {
+            Category::ALL
+                .into_iter()
+                .map(|c| Usage {
+                    category: c.label().to_string(),
+                    value: p.get(c).as_str().to_string(),
+                })
+                .collect()
+        }))
     }
 
     /// The crawl-delay value of the groups `agent` obeys, as written.

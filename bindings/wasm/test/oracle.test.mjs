@@ -133,7 +133,7 @@ test('bad input: the oracle\'s refusals are thrown, with its message', () => {
   assert.throws(() => r.allowed('a', 'x'),
     { message: "cannot match 'x': expected an absolute URL such as https://example.com/a or a path starting with '/'" });
   assert.throws(() => r.decide('a', 'mailto:x'), /cannot match 'mailto:x'/);
-  assert.throws(() => robots('', 'bing'), { message: "unknown profile 'bing': expected one of rfc9309, google" });
+  assert.throws(() => robots('', 'bing'), { message: "unknown profile 'bing': expected one of rfc9309, google, aipref" });
   assert.throws(() => robotsTxtUrl('/x'), /is not an absolute URL/);
   // Invalid UTF-8 is read, not refused: the rule is ignored and reported (R2.2-15).
   const bad = robots(Uint8Array.from([...utf8('User-agent: *\nDisallow: /caf'), 0xe9, ...utf8('\nDisallow: /x\n')]));
@@ -144,7 +144,7 @@ test('bad input: the oracle\'s refusals are thrown, with its message', () => {
 });
 
 test('module functions', () => {
-  assert.deepEqual(profiles(), ['rfc9309', 'google']);
+  assert.deepEqual(profiles(), ['rfc9309', 'google', 'aipref']);
   assert.equal(robotsTxtUrl('https://example.com/a/b?c'), 'https://example.com/robots.txt');
   assert.equal(isValidProductToken('Foo_Bar-Baz'), true);
   assert.equal(isValidProductToken('Foobot/2.1'), false);
@@ -159,4 +159,15 @@ test("a reading with the oracle's switches: first match (RFC 9309 §2.2.2's long
   assert.deepEqual([first.verdict, first.reason, first.line], ['disallowed', 'first-match', 2]);
   assert.throws(() => new RobotsTxt(body, 'rfc9309', ['precedence=random']),
     { message: "unknown switch 'precedence=random': see switchNames()" });
+});
+
+test('AI usage preferences (draft-ietf-aipref-attach-05 §3.1) under the aipref profile', () => {
+  const r = robots('User-Agent: *\nAllow: /\nDisallow: /never/\nContent-Usage: train-ai=n\n'
+    + 'Content-Usage: /ai-ok/ train-ai=y\n', 'aipref');
+  const pairs = (u) => u.map((e) => [e.category, e.value]);
+  // The most specific path decides; a disallowed URL has no preferences.
+  assert.deepEqual(pairs(r.usage('AnyBot', '/page')), [['train-ai', 'n'], ['search', 'unknown']]);
+  assert.deepEqual(pairs(r.usage('AnyBot', '/ai-ok/x')), [['train-ai', 'y'], ['search', 'unknown']]);
+  assert.equal(r.usage('AnyBot', '/never/x'), undefined);
+  assert.throws(() => r.usage('AnyBot', 'x'), /cannot match 'x'/);
 });

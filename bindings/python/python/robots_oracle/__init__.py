@@ -1,6 +1,7 @@
 """robots_oracle: the robots-conformance reference oracle for robots.txt, from Python.
 
-RFC 9309's reading (profile "rfc9309", the default) or Google's ("google"), every answer
+RFC 9309's reading (profile "rfc9309", the default), Google's ("google") or RFC 9309 with the
+AI usage preference drafts ("aipref", for `usage`), every answer
 explained: the verdict, the reason, the clause of the RFC that settles it and the line of the
 file that decided. A thin layer over the Rust crate `robots-oracle`: nothing here decides.
 

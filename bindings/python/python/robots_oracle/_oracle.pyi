@@ -1,8 +1,8 @@
 """Type stubs of the compiled module `robots_oracle._oracle` (PyO3)."""
 
-from typing import Final, List, Optional, Union, final
+from typing import Dict, Final, List, Optional, Union, final
 
-#: The names of the built-in profiles: ("rfc9309", "google").
+#: The names of the built-in profiles: ["rfc9309", "google", "aipref"].
 PROFILES: Final[List[str]]
 
 @final
@@ -79,8 +79,9 @@ class RobotsTxt:
 
     `body` is the file: bytes as fetched (a BOM, CRs or invalid UTF-8 are read as the oracle
     reads them), or a str, which is encoded as UTF-8. Parsing never fails; see `diagnostics`.
-    `profile` is "rfc9309" (the default) or "google"; any other name raises ValueError naming
-    the valid ones. The GIL is released while the file is parsed.
+    `profile` is "rfc9309" (the default), "google" or "aipref" (RFC 9309 with the AI usage
+    preference drafts' Content-Usage rules); any other name raises ValueError naming the valid
+    ones. The GIL is released while the file is parsed.
     """
 
     def __init__(self, body: Union[bytes, str], profile: str = "rfc9309") -> None: ...
@@ -103,6 +104,14 @@ class RobotsTxt:
         """The decision for `agent` and `url` with its explanation.
 
         Raises ValueError, as `allowed` does, where the oracle refuses the URL.
+        """
+    def usage(self, agent: str, url: str) -> Optional[Dict[str, str]]:
+        """The AI usage preferences (draft-ietf-aipref-attach, -vocab) for `agent` on `url`.
+
+        None where the URL may not be crawled (no preferences are implied for it); else each
+        category's label ("train-ai", "search") mapped to "y", "n" or "unknown". Content-Usage
+        rules are read only under the "aipref" profile: under the others every preference of a
+        crawlable URL is "unknown". Raises ValueError, as `allowed` does, for a refused URL.
         """
     def crawl_delay(self, agent: str) -> Optional[str]:
         """The Crawl-delay value of the groups `agent` obeys, as written, or None."""

@@ -173,3 +173,16 @@ test('how other parsers read it: each fitted reading predicts, labelled as a pre
     assert.equal(rows.find((r) => r.adapter === 'python-urllib').verdict, 'disallowed');
   }
 });
+
+test('AI usage preferences under the aipref profile (draft-ietf-aipref-attach-05 §3.1)', async () => {
+  const body = 'User-Agent: *\nAllow: /\nDisallow: /never/\nContent-Usage: train-ai=n\n'
+    + 'Content-Usage: /ai-ok/ train-ai=y\n';
+  await open(body, 'AnyBot', ['/ai-ok/x', '/page', '/never/x'], 'aipref');
+  const usage = (url) => page.$eval(
+    `[data-testid="answer"][data-profile="aipref"][data-url="${url}"] [data-testid="usage"]`,
+    (td) => [td.dataset.usage, td.textContent]);
+  // The most specific path decides; "no preferences are implied" for a disallowed URL.
+  assert.equal((await usage('/ai-ok/x'))[0], 'train-ai=y,search=unknown');
+  assert.equal((await usage('/page'))[0], 'train-ai=n,search=unknown');
+  assert.deepEqual(await usage('/never/x'), [undefined, 'none: the URL may not be crawled']);
+});
