@@ -269,6 +269,9 @@ def _start_body_server():
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--parser", choices=sorted(BACKENDS), default="protego")
+    # Named by python-scrapy-oracle's run command so that the answer cache is keyed by the
+    # oracle's build; never read.
+    ap.add_argument("--oracle-build", help=argparse.SUPPRESS)
     args = ap.parse_args()
     name, parser, profile, lib = BACKENDS[args.parser]
     if lib is None:
