@@ -5,7 +5,7 @@ In a Scrapy project's settings::
     ROBOTSTXT_OBEY = True
     ROBOTSTXT_PARSER = "robots_oracle.scrapy.RobotParser"
     ROBOTSTXT_USER_AGENT = "MyBot"          # your crawler's product token
-    ROBOTSTXT_ORACLE_PROFILE = "rfc9309"    # or "google"; rfc9309 when unset
+    ROBOTSTXT_ORACLE_PROFILE = "rfc9309"    # or "google" or "aipref"; rfc9309 when unset
 
 Scrapy's RobotsTxtMiddleware hands a backend the robots.txt body as it was downloaded
 (bytes); this one gives those bytes to the oracle untouched, where Scrapy's own backends
