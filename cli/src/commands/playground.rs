@@ -148,6 +148,17 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         .with_context(|| format!("creating {}", a.out.display()))?;
     let index = a.out.join("index.html");
     output::atomic_write(&index, html.as_bytes())?;
+    // Readable by a static web server running as another user (the
+    // temporary file it was renamed from was private).
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(
+            &index,
+            std::fs::Permissions::from_mode(0o644),
+        )
+        .with_context(|| format!("making {} readable", index.display()))?;
+    }
     println!(
         "playground: {} ({} bytes, the oracle {} bytes of WebAssembly)",
         index.display(),
