@@ -99,6 +99,11 @@ pub fn fix_for(program: &str) -> Option<Fix> {
         "tar" => apt(&["tar"]),
         "sh" => apt(&["dash"]),
         "env" | "rm" => apt(&["coreutils"]),
+        // Builds bindings/python; the oracle's rust-version is newer than
+        // Debian's cargo.
+        "cargo" => Some(Fix::Manual(
+            "Rust 1.95 or newer, installed with rustup".into(),
+        )),
         _ => None,
     }
 }

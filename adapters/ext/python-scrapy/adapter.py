@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""python-scrapy (and python-scrapy-urllib, python-scrapy-rerp): the Scrapy crawler
+"""python-scrapy (and python-scrapy-urllib, python-scrapy-rerp, python-scrapy-oracle): the Scrapy crawler
 framework (scrapy 2.19.0, Twisted 26.10.0, pinned in requirements.txt) driven end to end with
 ROBOTSTXT_OBEY = True, through adapters/ext/lib/rcproto.py.
 
@@ -8,10 +8,14 @@ ROBOTSTXT_OBEY = True, through adapters/ext/lib/rcproto.py.
 (urllib.robotparser of the running CPython), `--parser rerp` runs RerpRobotParser
 (robotexclusionrulesparser 1.7.1): the other ROBOTSTXT_PARSER backends Scrapy ships, as the
 adapters python-scrapy-urllib and python-scrapy-rerp. Scrapy 2.19 ships no other backend
-(the reppy one was removed).
+(the reppy one was removed). `--parser oracle` runs this repository's own backend,
+robots_oracle.scrapy.RobotParser (bindings/python), as the adapter python-scrapy-oracle: it
+gets the body's bytes as downloaded (the oracle decodes nothing first) and the request's
+User-Agent header, which is the check's agent here.
 
 Profile claimed: that of the parser (Protego and urllib: rfc9309, as python-protego and
-python-urllib claim; robotexclusionrulesparser: google, as python-robotexclusionrulesparser).
+python-urllib claim; robotexclusionrulesparser: google, as python-robotexclusionrulesparser;
+the oracle's backend: rfc9309, its default profile).
 
 What is observed. One Twisted reactor (Scrapy's default asyncio reactor) runs for the whole
 process; each request builds a NEW Crawler (so a new RobotsTxtMiddleware, whose robots.txt
@@ -96,6 +100,8 @@ BACKENDS = {
     "python": ("python-scrapy-urllib", "scrapy.robotstxt.PythonRobotParser", "rfc9309", None),
     "rerp": ("python-scrapy-rerp", "scrapy.robotstxt.RerpRobotParser", "google",
              "robotexclusionrulesparser"),
+    "oracle": ("python-scrapy-oracle", "robots_oracle.scrapy.RobotParser", "rfc9309",
+               "robots-oracle"),
 }
 
 # The longest a crawl may take before the adapter cancels it and answers an error (the
@@ -263,6 +269,9 @@ def _start_body_server():
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--parser", choices=sorted(BACKENDS), default="protego")
+    # Named by python-scrapy-oracle's run command so that the answer cache is keyed by the
+    # oracle's build; never read.
+    ap.add_argument("--oracle-build", help=argparse.SUPPRESS)
     args = ap.parse_args()
     name, parser, profile, lib = BACKENDS[args.parser]
     if lib is None:

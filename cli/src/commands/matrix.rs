@@ -88,7 +88,8 @@ pub struct Args {
     #[arg(long)]
     threads: bool,
     /// Fit each ready adapter's reading from the run's own answers and
-    /// show it (`≈ BASE + switches (X%)`) in the reports
+    /// show it (`≈ BASE + switches (X%)`) in the reports; with --out, also
+    /// fits.json (the fitted readings, for `playground --fits`)
     #[arg(long)]
     fingerprint: bool,
     /// Adapter instances asking at once across the run (0: no limit)
@@ -314,15 +315,22 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         cache.as_ref(),
         &budget,
     );
+    let mut fits = Vec::new();
     if a.fingerprint {
         let sel = matrix::selection(&suite, &filter);
-        for fit in robots_fingerprint::from_matrix::fit_matrix(&mut m, &sel) {
+        fits = robots_fingerprint::from_matrix::fit_matrix(&mut m, &sel);
+        for fit in &fits {
             println!("{}", fit.line());
         }
     }
     report::text::write(&m, &mut std::io::stdout())?;
     if let Some(dir) = &out {
         report::write_all(&m, dir.path())?;
+        if a.fingerprint {
+            // The fitted readings, for tools (`playground --fits`).
+            let json = serde_json::to_vec_pretty(&fits)?;
+            output::atomic_write(&dir.path().join("fits.json"), &json)?;
+        }
         println!("reports: {}", dir.path().join("matrix.html").display());
     }
     let now = Baseline::of(&m);

@@ -17,6 +17,7 @@ mod diff;
 mod fingerprint;
 mod matrix;
 mod open;
+mod playground;
 mod run;
 mod serve;
 mod validate;
@@ -69,6 +70,8 @@ enum Command {
     Promote(diff::PromoteArgs),
     /// Audit robots.txt captures (WARC, corpora) with the oracle and other parsers.
     Audit(audit::Args),
+    /// Write the browser playground (one index.html, usable from file://).
+    Playground(playground::Args),
 }
 
 /// Where the cases are: `--cases DIR`, else the default (see
@@ -144,5 +147,6 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Diff(a) => diff::run(a),
         Command::Promote(a) => diff::promote(a),
         Command::Audit(a) => audit::run(a),
+        Command::Playground(a) => playground::run(a),
     }
 }
