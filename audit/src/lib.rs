@@ -22,6 +22,8 @@
 #![deny(missing_docs)]
 
 pub mod aggregate;
+pub mod ai_lines;
+pub mod ai_synth;
 pub mod args;
 pub mod capture;
 pub mod corpus_input;
@@ -81,16 +83,24 @@ pub fn run(args: Args) -> Result<Outcome, Error> {
                 path: path.clone(),
                 why: e.to_string(),
             })?;
-            let audit: aggregate::Audit = serde_json::from_slice(&bytes)
-                .map_err(|e| Error::Read {
-                    path: path.clone(),
-                    why: e.to_string(),
-                })?;
+            let read = |why: String| Error::Read { path: path.clone(), why };
+            let doc: serde_json::Value = serde_json::from_slice(&bytes)
+                .map_err(|e| read(e.to_string()))?;
+            if doc["format"] != aggregate::FORMAT {
+                return Err(read(format!(
+                    "format {} is not {}: rerun the audit (or merge its shards) with this version",
+                    doc["format"],
+                    aggregate::FORMAT
+                )));
+            }
+            let audit: aggregate::Audit = serde_json::from_value(doc)
+                .map_err(|e| read(e.to_string()))?;
             run::write_reports(&r.dir, &audit)?;
             Ok(Outcome::Rendered(r.dir.clone()))
         }
         Some(Command::MakeWarc(m)) => {
-            let (files, records) = warc_out::make(&m.corpus, &m.out, m.split)?;
+            let (files, records) =
+                warc_out::make(&m.corpus, &m.out, m.split, m.ai_lines)?;
             Ok(Outcome::MadeWarc { files, records })
         }
         None => {
