@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # CI check for the Spark job: builds WARC.gz files from the shared corpus (into
 # target/spark-ci/, git-ignored), audits them on one machine and with Spark in
-# local[2] mode, and checks that the two audit.json files are equal exactly.
+# local[2] mode, and checks that the two audit.json files are equal exactly. Every
+# third file carries synthetic AI preference lines (make-warc --ai-lines 3), so the
+# AI aggregates are compared too.
 #   audit/spark/ci.sh [CORPUS]   (default: ../shared/corpus/real-robots.tar.gz)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,7 +18,7 @@ bin=${ROBOTS_CONFORMANCE:-$root/target/release/robots-conformance}
 work=$root/target/spark-ci
 rm -rf "$work"
 mkdir -p "$work"
-"$bin" audit make-warc "$corpus" --out "$work/warc/corpus.warc.gz" --split 4
+"$bin" audit make-warc "$corpus" --out "$work/warc/corpus.warc.gz" --split 4 --ai-lines 3
 "$bin" audit "$work"/warc/*.warc.gz --out "$work/single" --no-progress
 ROBOTS_CONFORMANCE=$bin "$here/run-local.sh" "$work/warc" "$work/spark" > "$work/spark.log" 2>&1 \
   || { tail -n 50 "$work/spark.log"; exit 1; }

@@ -24,7 +24,7 @@ pub const TEMPLATES: [&str; 4] = [
 /// The body of the `n`-th 200 response (0-based) with lines added when
 /// `every` > 0 picks it: `None` when it is left as it is.
 pub fn add(body: &[u8], n: usize, every: usize) -> Option<Vec<u8>> {
-    if every == 0 || n % every != 0 {
+    if every == 0 || !n.is_multiple_of(every) {
         return None;
     }
     let template = TEMPLATES[(n / every) % TEMPLATES.len()];
