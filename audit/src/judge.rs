@@ -176,7 +176,13 @@ pub fn judge(
         .find(|a| a.policy == Policy::ParseBody)
         .and_then(|a| a.body.as_deref());
     row.probes = crate::probe::probes(body_for_probes, plan.probes);
-    let (ai, signals) = crate::ai_lines::read(body_for_probes, &plan.agents);
+    let ai_body = PROFILES
+        .iter()
+        .position(|p| *p == USAGE_PROFILE)
+        .map(|i| &accesses[i])
+        .filter(|a| a.policy == Policy::ParseBody)
+        .and_then(|a| a.body.as_deref());
+    let (ai, signals) = crate::ai_lines::read(ai_body, &plan.agents);
     row.ai = ai;
     row.signals = signals;
 

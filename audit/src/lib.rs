@@ -1,6 +1,7 @@
 //! Auditing robots.txt at web scale: what the web's robots.txt files say
-//! to each crawler, measured with the oracle (both profiles) and with
-//! other parsers side by side.
+//! to each crawler, measured with the oracle (its `rfc9309`, `google`
+//! and `aipref` profiles) and with other parsers side by side, and what
+//! AI usage preferences (Content-Usage, Content-Signal) the files state.
 //!
 //! Inputs are WARC / WARC.gz files of robots.txt fetches (Common Crawl
 //! publishes its robots.txt captures so), or the `.tar.gz`, folder and
@@ -8,7 +9,9 @@
 //! outcome under the oracle's fetch model (status → parse-body /
 //! allow-all / disallow-all, redirects, size), then for each agent and
 //! probe URL ([`probe`]) the verdict of every parser ([`panel`],
-//! [`judge`]). Output ([`run`]): per-host rows as JSON lines ([`row`]),
+//! [`judge`]), the AI usage preferences (the `aipref` oracle's `usage`
+//! op) and a census of the file's AI preference lines ([`ai_lines`]).
+//! Output ([`run`]): per-host rows as JSON lines ([`row`]),
 //! `audit.json` aggregates ([`aggregate`]), `audit.md` and `audit.html`
 //! ([`render`]). `--shard I/N` and [`merge`] split and recombine a run;
 //! `--out -` streams rows to stdout for `audit/spark/audit_job.py`.

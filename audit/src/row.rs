@@ -163,7 +163,8 @@ pub struct HostRow {
     pub verdicts: BTreeMap<String, BTreeMap<String, String>>,
     /// Per adapter, where it departs from the oracle under its profile.
     pub departures: BTreeMap<String, Departure>,
-    /// The file's AI preference lines.
+    /// The AI preference lines of the body the `aipref` (= rfc9309) fetch
+    /// model kept.
     pub ai: AiLines,
     /// Per agent, the Content-Usage preferences under `aipref` (the
     /// reference adapter's `usage` op), two letters per probe: `train-ai`
