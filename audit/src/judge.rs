@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use robots_adapters::{Reply, Request, Verdict};
+use robots_adapters::{Adapter, Reply, Request, Verdict};
 use robots_oracle::Profile;
 use robots_oracle::fetch::{Access, Answer, FetchProfile, Policy, access};
 
@@ -68,6 +68,46 @@ fn names_agent(reply: &Reply) -> bool {
         && rules["groups"].as_array().is_some_and(|g| !g.is_empty())
 }
 
+/// One string of letters per agent for `probes` under the access `a`:
+/// on a parsed body, `adapter` answers `request(body, agent, url)` for
+/// every agent and probe, and `read` turns each answer into its `W`
+/// letters; without a body every probe gets `allow_all` or
+/// `disallow_all` (`?`s for a cached copy, which an archive never has).
+#[allow(clippy::too_many_arguments)]
+fn ask_letters<const W: usize>(
+    a: &Access,
+    probes: &[String],
+    agents: &[String],
+    adapter: &mut dyn Adapter,
+    request: fn(Arc<[u8]>, String, String) -> Request,
+    read: fn(&Reply) -> [char; W],
+    (allow_all, disallow_all): (&str, &str),
+) -> Vec<String> {
+    let k = probes.len();
+    match a.policy {
+        Policy::ParseBody => {
+            let body: Arc<[u8]> =
+                a.body.clone().unwrap_or_else(|| Arc::from(&b""[..]));
+            let requests: Vec<Request> = agents
+                .iter()
+                .flat_map(|agent| {
+                    probes.iter().map(|url| {
+                        request(body.clone(), agent.clone(), url.clone())
+                    })
+                })
+                .collect();
+            let replies = adapter.answer_batch(&requests);
+            let mut letters = replies.iter().flat_map(read);
+            (0..agents.len())
+                .map(|_| letters.by_ref().take(W * k).collect())
+                .collect()
+        }
+        Policy::AllowAll => vec![allow_all.repeat(k); agents.len()],
+        Policy::DisallowAll => vec![disallow_all.repeat(k); agents.len()],
+        Policy::UseCache => vec!["?".repeat(W * k); agents.len()],
+    }
+}
+
 /// Per agent, the usage letters of every probe (see `HostRow::usage`):
 /// asked of the `aipref` oracle on the body its fetch model kept; no
 /// file (allow-all) states nothing (`uu`), a disallow-all outcome leaves
@@ -81,33 +121,15 @@ fn usage(
     let Some(i) = PROFILES.iter().position(|p| *p == USAGE_PROFILE) else {
         return BTreeMap::new();
     };
-    let a = &accesses[i];
-    let k = probes.len();
-    let per_agent: Vec<String> = match a.policy {
-        Policy::ParseBody => {
-            let body: Arc<[u8]> =
-                a.body.clone().unwrap_or_else(|| Arc::from(&b""[..]));
-            let requests: Vec<Request> = plan
-                .agents
-                .iter()
-                .flat_map(|agent| {
-                    probes.iter().map(|url| Request::Usage {
-                        robots: body.clone(),
-                        agent: agent.clone(),
-                        url: url.clone(),
-                    })
-                })
-                .collect();
-            let replies = panel.oracle[i].answer_batch(&requests);
-            let mut letters = replies.iter().flat_map(usage_letters);
-            (0..plan.agents.len())
-                .map(|_| letters.by_ref().take(2 * k).collect())
-                .collect()
-        }
-        Policy::AllowAll => vec!["u".repeat(2 * k); plan.agents.len()],
-        Policy::DisallowAll => vec!["-".repeat(2 * k); plan.agents.len()],
-        Policy::UseCache => vec!["?".repeat(2 * k); plan.agents.len()],
-    };
+    let per_agent = ask_letters(
+        &accesses[i],
+        probes,
+        &plan.agents,
+        panel.oracle[i].as_mut(),
+        |robots, agent, url| Request::Usage { robots, agent, url },
+        usage_letters,
+        ("uu", "--"),
+    );
     plan.agents.iter().cloned().zip(per_agent).collect()
 }
 
@@ -226,32 +248,15 @@ pub fn judge(
     for m in &mut panel.members {
         let a =
             &accesses[PROFILES.iter().position(|p| *p == m.base).unwrap_or(0)];
-        let k = row.probes.len();
-        let letters: Vec<String> = match a.policy {
-            Policy::ParseBody => {
-                let body: Arc<[u8]> =
-                    a.body.clone().unwrap_or_else(|| Arc::from(&b""[..]));
-                let requests: Vec<Request> = plan
-                    .agents
-                    .iter()
-                    .flat_map(|agent| {
-                        row.probes.iter().map(|url| Request::Decide {
-                            robots: body.clone(),
-                            agent: agent.clone(),
-                            url: url.clone(),
-                        })
-                    })
-                    .collect();
-                let replies = m.adapter.answer_batch(&requests);
-                let mut replies = replies.iter().map(letter);
-                (0..plan.agents.len())
-                    .map(|_| replies.by_ref().take(k).collect())
-                    .collect()
-            }
-            Policy::AllowAll => vec!["a".repeat(k); plan.agents.len()],
-            Policy::DisallowAll => vec!["d".repeat(k); plan.agents.len()],
-            Policy::UseCache => vec!["?".repeat(k); plan.agents.len()],
-        };
+        let letters = ask_letters(
+            a,
+            &row.probes,
+            &plan.agents,
+            m.adapter.as_mut(),
+            |robots, agent, url| Request::Decide { robots, agent, url },
+            |r| [letter(r)],
+            ("a", "d"),
+        );
         let theirs_oracle = &oracle_letters[m.base];
         let profile =
             Profile::by_name(m.base).unwrap_or_else(Profile::rfc9309);

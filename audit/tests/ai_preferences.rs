@@ -9,44 +9,16 @@
 //! then `make-warc --ai-lines` on a small corpus, and shards merged
 //! (rows, aggregates, Parquet) equal to one run.
 
+mod common;
+
 use std::path::Path;
 
-use clap::Parser;
-use robots_audit::aggregate::{Audit, Share};
+use common::{args, audited, hosts, run};
+use robots_audit::Outcome;
+use robots_audit::aggregate::Share;
 use robots_audit::parquet_out::{HOSTS_PARQUET, read_hosts};
-use robots_audit::row::{AiLines, HostRow, Row};
+use robots_audit::row::AiLines;
 use robots_audit::warc_out::{gzip, http_response, record};
-use robots_audit::{Args, Outcome};
-
-#[derive(Parser)]
-struct Cli {
-    #[command(flatten)]
-    args: Args,
-}
-
-fn run(argv: &[&str]) -> Outcome {
-    let mut full = vec!["audit"];
-    full.extend_from_slice(argv);
-    robots_audit::run(Cli::parse_from(full).args).unwrap()
-}
-
-fn audited(o: Outcome) -> Audit {
-    match o {
-        Outcome::Audited(s) => s.audit.expect("an audit"),
-        other => panic!("not an audit: {other:?}"),
-    }
-}
-
-fn hosts(path: &Path) -> Vec<HostRow> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .filter_map(|l| match serde_json::from_str(l).unwrap() {
-            Row::Host(h) => Some(*h),
-            _ => None,
-        })
-        .collect()
-}
 
 const AGENTS: &str = "GPTBot,CCBot,Googlebot";
 
@@ -325,7 +297,7 @@ fn shards_merged_equal_one_run_with_ai_fields() {
     let text = std::fs::read_to_string(&json).unwrap();
     std::fs::write(&json, text.replace("robots-audit/2", "robots-audit/1"))
         .unwrap();
-    let full = ["audit", "render", one.to_str().unwrap()];
-    let err = robots_audit::run(Cli::parse_from(full).args).unwrap_err();
+    let err = robots_audit::run(args(&["render", one.to_str().unwrap()]))
+        .unwrap_err();
     assert!(err.to_string().contains("robots-audit/1"), "{err}");
 }
