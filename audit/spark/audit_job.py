@@ -160,11 +160,11 @@ def ai_contributions(r, agents):
     return out
 
 
-def contributions_for(agents):
-    return lambda line: contributions(line, agents)
+def contributions_for(audited_agents):
+    return lambda line: contributions(line, audited_agents)
 
 
-def contributions(line, agents):
+def contributions(line, audited_agents):
     """The (key, count) pairs one row adds (Aggregator::add)."""
     r = json.loads(line)
     kind = r["kind"]
@@ -190,8 +190,8 @@ def contributions(line, agents):
             out.append((("c", "redirected"), 1))
         for p, f in r["fetch"].items():
             out.append((("policy", p, f["policy"]), 1))
-        for p, agents in r["named"].items():
-            out += [(("named", p, a), 1) for a in agents]
+        for p, named in r["named"].items():
+            out += [(("named", p, a), 1) for a in named]
         for p, per_agent in r["verdicts"].items():
             for a, letters in per_agent.items():
                 d = letters.count("d")
@@ -205,7 +205,7 @@ def contributions(line, agents):
             out += [(("verdicts", p), dep["compared"]), (("verdicts_departing", p), dep["departing"]),
                     (("unanswered", p), dep["unanswered"])]
             out += [(("axis", p, axis), n) for axis, n in dep["axes"].items()]
-        out += ai_contributions(r, agents)
+        out += ai_contributions(r, audited_agents)
     return out
 
 
