@@ -25,8 +25,12 @@ import sys
 import tempfile
 from operator import add
 
-PROFILES = ["rfc9309", "google"]
-FORMAT = "robots-audit/1"
+PROFILES = ["rfc9309", "google", "aipref"]
+FORMAT = "robots-audit/2"
+AI_KINDS = ["content-usage", "content-signal", "content-signals"]
+USAGE_CATEGORIES = ["train-ai", "search"]
+USAGE_VALUES = ["y", "n", "unknown"]
+SIGNAL_CATEGORIES = ["search", "ai-input", "ai-train"]
 
 
 def parse_args(argv):
@@ -110,7 +114,61 @@ def run_partition(binary, opts):
     return run
 
 
-def contributions(line):
+def signal(signals, key):
+    """`key=value` of a signals string (`search=yes, ai-train=no`)."""
+    for pair in signals.split(", "):
+        k, eq, v = pair.partition("=")
+        if eq and k == key:
+            return v
+    return None
+
+
+def ai_contributions(r, agents):
+    """The AI counts one audited host adds (aggregate.rs, ai_host)."""
+    out = []
+    ai = r["ai"]
+    kinds = [ai["content_usage"], ai["content_signal"], ai["content_signals"]]
+    for kind, n in zip(AI_KINDS, kinds):
+        if n > 0:
+            out += [(("ai", "", "hosts:" + kind), 1), (("ai", "", "lines:" + kind), n)]
+    if any(n > 0 for n in kinds):
+        out.append((("ai", "", "hosts:any"), 1))
+    rfc = r["verdicts"].get("rfc9309", {})
+    aip = r["verdicts"].get("aipref", {})
+    changed = False
+    for agent in agents:
+        if agent not in aip or agent not in rfc:
+            continue
+        a, v = aip[agent], rfc[agent]
+        if any(x != y and x != "?" and y != "?" for x, y in zip(a, v)):
+            changed = True
+            out.append((("ai", agent, "verdicts_change"), 1))
+        if a and all(c == "d" for c in a) and ai["train_y"]:
+            out.append((("ai", agent, "train_yes_but_blocked"), 1))
+        root = r["usage"].get(agent, "")[:2]
+        if len(root) == 2 and all(c in "ynu" for c in root):
+            out.append((("ai", agent, "crawlable_root"), 1))
+            for cat, letter in zip(USAGE_CATEGORIES, root):
+                value = {"y": "y", "n": "n"}.get(letter, "unknown")
+                out.append((("ai", agent, f"usage:{cat}:{value}"), 1))
+        signals = r["signals"].get(agent, "")
+        for cat in SIGNAL_CATEGORIES:
+            v = signal(signals, cat)
+            if v in ("yes", "no"):
+                out.append((("ai", agent, f"signal:{cat}:{v}"), 1))
+        refused = root[:1] == "n" or signal(signals, "ai-train") == "no"
+        if a.startswith("a") and refused:
+            out.append((("ai", agent, "train_no_but_crawlable"), 1))
+    if changed:
+        out.append((("ai", "", "verdicts_change"), 1))
+    return out
+
+
+def contributions_for(audited_agents):
+    return lambda line: contributions(line, audited_agents)
+
+
+def contributions(line, audited_agents):
     """The (key, count) pairs one row adds (Aggregator::add)."""
     r = json.loads(line)
     kind = r["kind"]
@@ -136,8 +194,8 @@ def contributions(line):
             out.append((("c", "redirected"), 1))
         for p, f in r["fetch"].items():
             out.append((("policy", p, f["policy"]), 1))
-        for p, agents in r["named"].items():
-            out += [(("named", p, a), 1) for a in agents]
+        for p, named in r["named"].items():
+            out += [(("named", p, a), 1) for a in named]
         for p, per_agent in r["verdicts"].items():
             for a, letters in per_agent.items():
                 d = letters.count("d")
@@ -151,11 +209,35 @@ def contributions(line):
             out += [(("verdicts", p), dep["compared"]), (("verdicts_departing", p), dep["departing"]),
                     (("unanswered", p), dep["unanswered"])]
             out += [(("axis", p, axis), n) for axis, n in dep["axes"].items()]
+        out += ai_contributions(r, audited_agents)
     return out
 
 
 def share(n, d):
     return n / d if d else 0.0
+
+
+def ai_document(setup, sums, d):
+    """The AI section (aggregate.rs, ai_aggregate)."""
+    g = lambda agent, key: sums.get(("ai", agent, key), 0)  # noqa: E731
+    of = lambda n, den: {"hosts": n, "share": share(n, den)}  # noqa: E731
+    hosts_with = {k: of(g("", "hosts:" + k), d) for k in AI_KINDS + ["any"]}
+    lines = {k: g("", "lines:" + k) for k in AI_KINDS}
+    agents = {}
+    for agent in setup["agents"]:
+        root = g(agent, "crawlable_root")
+        agents[agent] = {
+            "crawlable_root": root,
+            "usage": {c: {v: of(g(agent, f"usage:{c}:{v}"), root) for v in USAGE_VALUES}
+                      for c in USAGE_CATEGORIES},
+            "signals": {c: {v: of(g(agent, f"signal:{c}:{v}"), d) for v in ["yes", "no"]}
+                        for c in SIGNAL_CATEGORIES},
+            "train_yes_but_blocked": of(g(agent, "train_yes_but_blocked"), d),
+            "train_no_but_crawlable": of(g(agent, "train_no_but_crawlable"), d),
+            "verdicts_change": of(g(agent, "verdicts_change"), d),
+        }
+    return {"hosts_with": hosts_with, "lines": lines, "verdicts_change": of(g("", "verdicts_change"), d),
+            "agents": agents}
 
 
 def document(setup, sums):
@@ -208,7 +290,7 @@ def document(setup, sums):
             "axes": {k[2]: n for k, n in sorted(sums.items()) if k[0] == "axis" and k[1] == name},
         }
     return {"format": FORMAT, "setup": setup, "counts": counts, "agents": agents,
-            "parsers": parsers, "largest_spread": largest}
+            "parsers": parsers, "largest_spread": largest, "ai": ai_document(setup, sums, d)}
 
 
 def host_schema():
@@ -217,6 +299,9 @@ def host_schema():
     s = StringType()
     departure = StructType([StructField("compared", LongType()), StructField("departing", LongType()),
                             StructField("unanswered", LongType()), StructField("axes", MapType(s, LongType()))])
+    ai = StructType([StructField("content_usage", LongType()), StructField("content_signal", LongType()),
+                     StructField("content_signals", LongType()), StructField("train_y", BooleanType()),
+                     StructField("train_n", BooleanType())])
     return StructType([
         StructField("input", s), StructField("n", LongType()), StructField("url", s),
         StructField("answer", s), StructField("status", IntegerType()), StructField("redirects", LongType()),
@@ -224,6 +309,7 @@ def host_schema():
         StructField("fetch", MapType(s, MapType(s, s))), StructField("probes", ArrayType(s)),
         StructField("named", MapType(s, ArrayType(s))),
         StructField("verdicts", MapType(s, MapType(s, s))), StructField("departures", MapType(s, departure)),
+        StructField("ai", ai), StructField("usage", MapType(s, s)), StructField("signals", MapType(s, s)),
     ])
 
 
@@ -232,7 +318,8 @@ def host_record(line):
     if r["kind"] != "host":
         return []
     return [(r["input"], r["n"], r["url"], r["answer"], r["status"], r["redirects"], r["size"], r["cut"],
-             r["unresolved"], r["fetch"], r["probes"], r["named"], r["verdicts"], r["departures"])]
+             r["unresolved"], r["fetch"], r["probes"], r["named"], r["verdicts"], r["departures"],
+             r["ai"], r["usage"], r["signals"])]
 
 
 def main(argv):
@@ -250,7 +337,7 @@ def main(argv):
     setup = setup_of(driver_binary, opts)
     parts = a.partitions or min(len(paths), 4 * sc.defaultParallelism)
     rows = sc.parallelize(paths, parts).mapPartitions(run_partition(a.binary, opts)).cache()
-    sums = dict(rows.flatMap(contributions).reduceByKey(add).collect())
+    sums = dict(rows.flatMap(contributions_for(setup["agents"])).reduceByKey(add).collect())
     doc = document(setup, sums)
     os.makedirs(a.out, exist_ok=True)
     spark.createDataFrame(rows.flatMap(host_record), host_schema()) \

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # CI check for the Spark job: builds WARC.gz files from a corpus (into
 # target/spark-ci/, git-ignored), audits them on one machine and with Spark in
-# local[2] mode, and checks that the two audit.json files are equal exactly.
+# local[2] mode, and checks that the two audit.json files are equal exactly. Every
+# third file carries synthetic AI preference lines (make-warc --ai-lines 3), so the
+# AI aggregates are compared too.
 #   audit/spark/ci.sh [CORPUS]   (default: the embedded sample corpus)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -14,7 +16,7 @@ rm -rf "$work"
 mkdir -p "$work"
 # No CORPUS: `make-warc` writes the embedded sample; a CORPUS that does not
 # exist is its error (exit 2).
-"$bin" audit make-warc ${corpus:+"$corpus"} --out "$work/warc/corpus.warc.gz" --split 4
+"$bin" audit make-warc ${corpus:+"$corpus"} --out "$work/warc/corpus.warc.gz" --split 4 --ai-lines 3
 "$bin" audit "$work"/warc/*.warc.gz --out "$work/single" --no-progress
 ROBOTS_CONFORMANCE=$bin "$here/run-local.sh" "$work/warc" "$work/spark" > "$work/spark.log" 2>&1 \
   || { tail -n 50 "$work/spark.log"; exit 1; }

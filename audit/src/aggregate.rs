@@ -13,7 +13,22 @@ use crate::panel::PROFILES;
 use crate::row::{HostRow, Row};
 
 /// The document's format tag.
-pub const FORMAT: &str = "robots-audit/1";
+pub const FORMAT: &str = "robots-audit/2";
+
+/// The kinds of AI preference line counted, as keys of
+/// [`AiAggregate::hosts_with`] and [`AiAggregate::lines`].
+pub const AI_KINDS: [&str; 3] =
+    ["content-usage", "content-signal", "content-signals"];
+
+/// The Content-Usage categories (draft-ietf-aipref-vocab-07), in the
+/// order of the usage letters.
+pub const USAGE_CATEGORIES: [&str; 2] = ["train-ai", "search"];
+
+/// The usage values: `y`, `n`, `unknown`.
+pub const USAGE_VALUES: [&str; 3] = ["y", "n", "unknown"];
+
+/// The Content-Signal categories.
+pub const SIGNAL_CATEGORIES: [&str; 3] = ["search", "ai-input", "ai-train"];
 
 /// What was run: needed to read rows back, and checked on merge.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -129,6 +144,51 @@ pub struct ParserAggregate {
     pub axes: BTreeMap<String, usize>,
 }
 
+/// AI usage preferences across the audited hosts.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AiAggregate {
+    /// Per kind of [`AI_KINDS`], and `any`: hosts whose file has at least
+    /// one such line.
+    pub hosts_with: BTreeMap<String, Share>,
+    /// Per kind of [`AI_KINDS`]: lines, summed over hosts.
+    pub lines: BTreeMap<String, usize>,
+    /// Hosts where some Allow/Disallow verdict (any agent, any probe)
+    /// differs between a 2022 reader (`rfc9309`) and an `aipref` reader:
+    /// the grouping change (a Content-Usage line ends a group's
+    /// user-agent list).
+    pub verdicts_change: Share,
+    /// Per agent.
+    pub agents: BTreeMap<String, AiAgent>,
+}
+
+/// One agent's AI usage preferences across the audited hosts.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AiAgent {
+    /// Hosts where the agent may crawl `/` under `aipref` (the `usage`
+    /// op said so): the denominator of [`AiAgent::usage`].
+    pub crawlable_root: usize,
+    /// Per Content-Usage category, per value (`y`, `n`, `unknown`): hosts
+    /// whose preference at `/` is that value; `share` is of
+    /// `crawlable_root` hosts.
+    pub usage: BTreeMap<String, BTreeMap<String, Share>>,
+    /// Per Content-Signal category, per value (`yes`, `no`): hosts whose
+    /// Content-Signal values that apply to the agent say so.
+    pub signals: BTreeMap<String, BTreeMap<String, Share>>,
+    /// Hosts whose file states training allowed (a Content-Usage
+    /// `train-ai=y` or a Content-Signal `ai-train=yes`, anywhere in the
+    /// file: attach-05 gives no preference for a URL the agent may not
+    /// crawl) while the agent is fully blocked under `aipref`.
+    pub train_yes_but_blocked: Share,
+    /// Hosts where the agent may crawl `/` under `aipref` while training
+    /// is refused to it: its Content-Usage preference at `/` is
+    /// `train-ai=n`, or the Content-Signal values that apply to it say
+    /// `ai-train=no`.
+    pub train_no_but_crawlable: Share,
+    /// Hosts where some verdict for this agent differs between `rfc9309`
+    /// and `aipref`.
+    pub verdicts_change: Share,
+}
+
 /// The whole document.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Audit {
@@ -144,6 +204,8 @@ pub struct Audit {
     pub parsers: BTreeMap<String, ParserAggregate>,
     /// The agent and parsers with the largest spread.
     pub largest_spread: Option<LargestSpread>,
+    /// AI usage preferences.
+    pub ai: AiAggregate,
 }
 
 /// The agent where parser choice moves the fully-blocked share most.
@@ -168,6 +230,8 @@ pub struct Aggregator {
     partly: BTreeMap<(String, String), usize>,
     named: BTreeMap<(String, String), usize>,
     parsers: BTreeMap<String, ParserAggregate>,
+    /// AI counts: (agent or `""` for the host-level ones, key).
+    ai: AiCounts,
 }
 
 /// The aggregates of `rows` (in any order).
@@ -203,6 +267,7 @@ impl Aggregator {
             partly: BTreeMap::new(),
             named: BTreeMap::new(),
             parsers,
+            ai: BTreeMap::new(),
         }
     }
 
@@ -239,7 +304,8 @@ impl Aggregator {
 
     /// The document.
     pub fn finish(self) -> Audit {
-        let Aggregator { setup, c, fully, partly, named, mut parsers } = self;
+        let Aggregator { setup, c, fully, partly, named, mut parsers, ai } =
+            self;
         let d = c.hosts_audited;
         let mut agents = BTreeMap::new();
         let mut largest: Option<LargestSpread> = None;
@@ -296,6 +362,7 @@ impl Aggregator {
             p.verdicts_departing_share =
                 share(p.verdicts_departing, p.verdicts);
         }
+        let ai = ai_aggregate(&setup, &ai, d);
         Audit {
             format: FORMAT.into(),
             setup,
@@ -303,6 +370,7 @@ impl Aggregator {
             agents,
             parsers,
             largest_spread: largest,
+            ai,
         }
     }
 
@@ -343,6 +411,7 @@ impl Aggregator {
                 }
             }
         }
+        ai_host(&mut self.ai, &self.setup.agents, h);
         for (p, dep) in &h.departures {
             let agg = self.parsers.entry(p.clone()).or_default();
             if dep.departing > 0 {
@@ -356,4 +425,138 @@ impl Aggregator {
             }
         }
     }
+}
+
+/// `key=value` of a signals string (`search=yes, ai-train=no`).
+fn signal<'a>(signals: &'a str, key: &str) -> Option<&'a str> {
+    signals
+        .split(", ")
+        .filter_map(|p| p.split_once('='))
+        .find(|(k, _)| *k == key)
+        .map(|(_, v)| v)
+}
+
+/// AI counts: (agent, or `""` for a host-level count; key).
+type AiCounts = BTreeMap<(String, String), usize>;
+
+fn add_to(ai: &mut AiCounts, agent: &str, key: String, n: usize) {
+    *ai.entry((agent.to_string(), key)).or_default() += n;
+}
+
+/// Adds the AI counts of one audited host (see [`AiAgent`]).
+fn ai_host(ai_counts: &mut AiCounts, agents: &[String], h: &HostRow) {
+    let mut add =
+        |agent: &str, key: String, n: usize| add_to(ai_counts, agent, key, n);
+    let kinds =
+        [h.ai.content_usage, h.ai.content_signal, h.ai.content_signals];
+    for (kind, n) in AI_KINDS.iter().zip(kinds) {
+        if n > 0 {
+            add("", format!("hosts:{kind}"), 1);
+            add("", format!("lines:{kind}"), n);
+        }
+    }
+    if kinds.iter().any(|n| *n > 0) {
+        add("", "hosts:any".into(), 1);
+    }
+    let empty = BTreeMap::new();
+    let rfc = h.verdicts.get("rfc9309").unwrap_or(&empty);
+    let ai = h.verdicts.get("aipref").unwrap_or(&empty);
+    let mut changed = false;
+    for agent in agents {
+        let (Some(a), Some(r)) = (ai.get(agent), rfc.get(agent)) else {
+            continue;
+        };
+        if a.chars()
+            .zip(r.chars())
+            .any(|(x, y)| x != y && x != '?' && y != '?')
+        {
+            changed = true;
+            add(agent, "verdicts_change".into(), 1);
+        }
+        let fully = !a.is_empty() && a.chars().all(|c| c == 'd');
+        if fully && h.ai.train_y {
+            add(agent, "train_yes_but_blocked".into(), 1);
+        }
+        let usage = h.usage.get(agent).map_or("", String::as_str);
+        let root: Vec<char> = usage.chars().take(2).collect();
+        let crawlable = root.len() == 2
+            && root.iter().all(|c| matches!(c, 'y' | 'n' | 'u'));
+        if crawlable {
+            add(agent, "crawlable_root".into(), 1);
+            for (cat, letter) in USAGE_CATEGORIES.iter().zip(&root) {
+                let value = match letter {
+                    'y' => "y",
+                    'n' => "n",
+                    _ => "unknown",
+                };
+                add(agent, format!("usage:{cat}:{value}"), 1);
+            }
+        }
+        let signals = h.signals.get(agent).map_or("", String::as_str);
+        for cat in SIGNAL_CATEGORIES {
+            if let Some(v @ ("yes" | "no")) = signal(signals, cat) {
+                add(agent, format!("signal:{cat}:{v}"), 1);
+            }
+        }
+        let refused = root.first() == Some(&'n')
+            || signal(signals, "ai-train") == Some("no");
+        if a.starts_with('a') && refused {
+            add(agent, "train_no_but_crawlable".into(), 1);
+        }
+    }
+    if changed {
+        add("", "verdicts_change".into(), 1);
+    }
+}
+
+/// The AI section from the counts `ai` over `d` audited hosts.
+fn ai_aggregate(
+    setup: &Setup,
+    ai: &BTreeMap<(String, String), usize>,
+    d: usize,
+) -> AiAggregate {
+    let get = |agent: &str, key: &str| {
+        ai.get(&(agent.to_string(), key.to_string())).copied().unwrap_or(0)
+    };
+    let of = |n: usize, d: usize| Share { hosts: n, share: share(n, d) };
+    let mut out = AiAggregate::default();
+    for kind in AI_KINDS.iter().chain(&["any"]) {
+        out.hosts_with.insert(
+            kind.to_string(),
+            of(get("", &format!("hosts:{kind}")), d),
+        );
+    }
+    for kind in AI_KINDS {
+        out.lines.insert(kind.to_string(), get("", &format!("lines:{kind}")));
+    }
+    out.verdicts_change = of(get("", "verdicts_change"), d);
+    for agent in &setup.agents {
+        let root = get(agent, "crawlable_root");
+        let mut a = AiAgent { crawlable_root: root, ..Default::default() };
+        for cat in USAGE_CATEGORIES {
+            let by = USAGE_VALUES
+                .iter()
+                .map(|v| {
+                    let n = get(agent, &format!("usage:{cat}:{v}"));
+                    (v.to_string(), of(n, root))
+                })
+                .collect();
+            a.usage.insert(cat.to_string(), by);
+        }
+        for cat in SIGNAL_CATEGORIES {
+            let by = ["yes", "no"]
+                .iter()
+                .map(|v| {
+                    let n = get(agent, &format!("signal:{cat}:{v}"));
+                    (v.to_string(), of(n, d))
+                })
+                .collect();
+            a.signals.insert(cat.to_string(), by);
+        }
+        a.train_yes_but_blocked = of(get(agent, "train_yes_but_blocked"), d);
+        a.train_no_but_crawlable = of(get(agent, "train_no_but_crawlable"), d);
+        a.verdicts_change = of(get(agent, "verdicts_change"), d);
+        out.agents.insert(agent.clone(), a);
+    }
+    out
 }

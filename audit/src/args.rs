@@ -127,6 +127,10 @@ pub struct MakeWarcArgs {
     /// Split into this many files (`FILE` becomes `STEM-00000.warc.gz`, ...)
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub split: usize,
+    /// Append synthetic AI preference lines (Content-Usage,
+    /// Content-Signal) to every N-th 200 response, for testing; 0: none
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub ai_lines: usize,
 }
 
 /// `--shard I/N`: shard I (0-based) of N.

@@ -1,18 +1,21 @@
 //! One host's row: the fetch outcome under each profile's fetch model,
 //! the probes, then every parser's verdict for every agent and probe,
 //! and where each adapter departs from the oracle, classified by the
-//! oracle's profile switches (`robots_oracle::classify`). Knows the fetch
-//! model and the panel; never decides a verdict itself.
+//! oracle's profile switches (`robots_oracle::classify`); then the AI
+//! usage preferences (the `aipref` oracle's `usage` op) and the census
+//! of the file's AI preference lines (`crate::ai_lines`). Knows the
+//! fetch model and the panel; never decides a verdict or a preference
+//! itself.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use robots_adapters::{Reply, Request, Verdict};
+use robots_adapters::{Adapter, Reply, Request, Verdict};
 use robots_oracle::Profile;
 use robots_oracle::fetch::{Access, Answer, FetchProfile, Policy, access};
 
-use crate::panel::{PROFILES, Panel};
-use crate::row::{Departure, FetchRow, HostRow};
+use crate::panel::{PROFILES, Panel, USAGE_PROFILE, fetch_model};
+use crate::row::{AiLines, Departure, FetchRow, HostRow};
 use crate::site::Site;
 
 /// What the judging of a host needs besides the host.
@@ -34,6 +37,27 @@ fn letter(reply: &Reply) -> char {
     }
 }
 
+/// The two usage letters of a `usage` answer: `train-ai`, then
+/// `search` (`y`, `n`, `u`); `--` for a URL that may not be crawled,
+/// `??` for anything else.
+fn usage_letters(reply: &Reply) -> [char; 2] {
+    let Reply::Value { value } = reply else { return ['?', '?'] };
+    match (&value["crawlable"], &value["usage"]) {
+        (serde_json::Value::Bool(false), serde_json::Value::Null) => {
+            ['-', '-']
+        }
+        (serde_json::Value::Bool(true), usage) => {
+            ["train-ai", "search"].map(|c| match usage[c].as_str() {
+                Some("y") => 'y',
+                Some("n") => 'n',
+                Some("unknown") => 'u',
+                _ => '?',
+            })
+        }
+        _ => ['?', '?'],
+    }
+}
+
 /// Whether the oracle's explanation shows a group naming the agent.
 fn names_agent(reply: &Reply) -> bool {
     let Reply::Verdict { explanation: Some(e), .. } = reply else {
@@ -42,6 +66,71 @@ fn names_agent(reply: &Reply) -> bool {
     let rules = &e.json["rules"];
     rules["global"] == serde_json::Value::Bool(false)
         && rules["groups"].as_array().is_some_and(|g| !g.is_empty())
+}
+
+/// One string of letters per agent for `probes` under the access `a`:
+/// on a parsed body, `adapter` answers `request(body, agent, url)` for
+/// every agent and probe, and `read` turns each answer into its `W`
+/// letters; without a body every probe gets `allow_all` or
+/// `disallow_all` (`?`s for a cached copy, which an archive never has).
+#[allow(clippy::too_many_arguments)]
+fn ask_letters<const W: usize>(
+    a: &Access,
+    probes: &[String],
+    agents: &[String],
+    adapter: &mut dyn Adapter,
+    request: fn(Arc<[u8]>, String, String) -> Request,
+    read: fn(&Reply) -> [char; W],
+    (allow_all, disallow_all): (&str, &str),
+) -> Vec<String> {
+    let k = probes.len();
+    match a.policy {
+        Policy::ParseBody => {
+            let body: Arc<[u8]> =
+                a.body.clone().unwrap_or_else(|| Arc::from(&b""[..]));
+            let requests: Vec<Request> = agents
+                .iter()
+                .flat_map(|agent| {
+                    probes.iter().map(|url| {
+                        request(body.clone(), agent.clone(), url.clone())
+                    })
+                })
+                .collect();
+            let replies = adapter.answer_batch(&requests);
+            let mut letters = replies.iter().flat_map(read);
+            (0..agents.len())
+                .map(|_| letters.by_ref().take(W * k).collect())
+                .collect()
+        }
+        Policy::AllowAll => vec![allow_all.repeat(k); agents.len()],
+        Policy::DisallowAll => vec![disallow_all.repeat(k); agents.len()],
+        Policy::UseCache => vec!["?".repeat(W * k); agents.len()],
+    }
+}
+
+/// Per agent, the usage letters of every probe (see `HostRow::usage`):
+/// asked of the `aipref` oracle on the body its fetch model kept; no
+/// file (allow-all) states nothing (`uu`), a disallow-all outcome leaves
+/// nothing crawlable (`--`).
+fn usage(
+    probes: &[String],
+    accesses: &[Access],
+    panel: &mut Panel,
+    plan: &Plan,
+) -> BTreeMap<String, String> {
+    let Some(i) = PROFILES.iter().position(|p| *p == USAGE_PROFILE) else {
+        return BTreeMap::new();
+    };
+    let per_agent = ask_letters(
+        &accesses[i],
+        probes,
+        &plan.agents,
+        panel.oracle[i].as_mut(),
+        |robots, agent, url| Request::Usage { robots, agent, url },
+        usage_letters,
+        ("uu", "--"),
+    );
+    plan.agents.iter().cloned().zip(per_agent).collect()
 }
 
 /// The row for `site` (whose record is `input`'s number `site.n`).
@@ -72,6 +161,9 @@ pub fn judge(
         named: BTreeMap::new(),
         verdicts: BTreeMap::new(),
         departures: BTreeMap::new(),
+        ai: AiLines::default(),
+        usage: BTreeMap::new(),
+        signals: BTreeMap::new(),
     };
     let fetched = site.scenario.fetch(FetchProfile::rfc9309().max_redirects);
     row.redirects = fetched.redirects();
@@ -87,7 +179,7 @@ pub fn judge(
         .map(|p| {
             access(
                 &site.scenario,
-                &FetchProfile::by_name(p).unwrap_or_default(),
+                &FetchProfile::by_name(fetch_model(p)).unwrap_or_default(),
             )
         })
         .collect();
@@ -106,6 +198,15 @@ pub fn judge(
         .find(|a| a.policy == Policy::ParseBody)
         .and_then(|a| a.body.as_deref());
     row.probes = crate::probe::probes(body_for_probes, plan.probes);
+    let ai_body = PROFILES
+        .iter()
+        .position(|p| *p == USAGE_PROFILE)
+        .map(|i| &accesses[i])
+        .filter(|a| a.policy == Policy::ParseBody)
+        .and_then(|a| a.body.as_deref());
+    let (ai, signals) = crate::ai_lines::read(ai_body, &plan.agents);
+    row.ai = ai;
+    row.signals = signals;
 
     let protocol_scenario = Arc::new(
         robots_adapters::reference::scenario_from_model(&site.scenario),
@@ -142,36 +243,20 @@ pub fn judge(
         row.verdicts.insert(p.to_string(), per_agent);
         oracle_letters.insert(p, letters);
     }
+    row.usage = usage(&row.probes, &accesses, panel, plan);
 
     for m in &mut panel.members {
         let a =
             &accesses[PROFILES.iter().position(|p| *p == m.base).unwrap_or(0)];
-        let k = row.probes.len();
-        let letters: Vec<String> = match a.policy {
-            Policy::ParseBody => {
-                let body: Arc<[u8]> =
-                    a.body.clone().unwrap_or_else(|| Arc::from(&b""[..]));
-                let requests: Vec<Request> = plan
-                    .agents
-                    .iter()
-                    .flat_map(|agent| {
-                        row.probes.iter().map(|url| Request::Decide {
-                            robots: body.clone(),
-                            agent: agent.clone(),
-                            url: url.clone(),
-                        })
-                    })
-                    .collect();
-                let replies = m.adapter.answer_batch(&requests);
-                let mut replies = replies.iter().map(letter);
-                (0..plan.agents.len())
-                    .map(|_| replies.by_ref().take(k).collect())
-                    .collect()
-            }
-            Policy::AllowAll => vec!["a".repeat(k); plan.agents.len()],
-            Policy::DisallowAll => vec!["d".repeat(k); plan.agents.len()],
-            Policy::UseCache => vec!["?".repeat(k); plan.agents.len()],
-        };
+        let letters = ask_letters(
+            a,
+            &row.probes,
+            &plan.agents,
+            m.adapter.as_mut(),
+            |robots, agent, url| Request::Decide { robots, agent, url },
+            |r| [letter(r)],
+            ("a", "d"),
+        );
         let theirs_oracle = &oracle_letters[m.base];
         let profile =
             Profile::by_name(m.base).unwrap_or_else(Profile::rfc9309);

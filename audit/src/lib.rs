@@ -1,6 +1,7 @@
 //! Auditing robots.txt at web scale: what the web's robots.txt files say
-//! to each crawler, measured with the oracle (both profiles) and with
-//! other parsers side by side.
+//! to each crawler, measured with the oracle (its `rfc9309`, `google`
+//! and `aipref` profiles) and with other parsers side by side, and what
+//! AI usage preferences (Content-Usage, Content-Signal) the files state.
 //!
 //! Inputs are WARC / WARC.gz files of robots.txt fetches (Common Crawl
 //! publishes its robots.txt captures so), or the `.tar.gz`, folder and
@@ -8,7 +9,9 @@
 //! outcome under the oracle's fetch model (status → parse-body /
 //! allow-all / disallow-all, redirects, size), then for each agent and
 //! probe URL ([`probe`]) the verdict of every parser ([`panel`],
-//! [`judge`]). Output ([`run`]): per-host rows as JSON lines ([`row`]),
+//! [`judge`]), the AI usage preferences (the `aipref` oracle's `usage`
+//! op) and a census of the file's AI preference lines ([`ai_lines`]).
+//! Output ([`run`]): per-host rows as JSON lines ([`row`]),
 //! `audit.json` aggregates ([`aggregate`]), `audit.md` and `audit.html`
 //! ([`render`]). `--shard I/N` and [`merge`] split and recombine a run;
 //! `--out -` streams rows to stdout for `audit/spark/audit_job.py`.
@@ -22,6 +25,8 @@
 #![deny(missing_docs)]
 
 pub mod aggregate;
+pub mod ai_lines;
+pub mod ai_synth;
 pub mod args;
 pub mod capture;
 pub mod corpus_input;
@@ -81,11 +86,18 @@ pub fn run(args: Args) -> Result<Outcome, Error> {
                 path: path.clone(),
                 why: e.to_string(),
             })?;
-            let audit: aggregate::Audit = serde_json::from_slice(&bytes)
-                .map_err(|e| Error::Read {
-                    path: path.clone(),
-                    why: e.to_string(),
-                })?;
+            let read = |why: String| Error::Read { path: path.clone(), why };
+            let doc: serde_json::Value = serde_json::from_slice(&bytes)
+                .map_err(|e| read(e.to_string()))?;
+            if doc["format"] != aggregate::FORMAT {
+                return Err(read(format!(
+                    "format {} is not {}: rerun the audit (or merge its shards) with this version",
+                    doc["format"],
+                    aggregate::FORMAT
+                )));
+            }
+            let audit: aggregate::Audit = serde_json::from_value(doc)
+                .map_err(|e| read(e.to_string()))?;
             run::write_reports(&r.dir, &audit)?;
             Ok(Outcome::Rendered(r.dir.clone()))
         }
@@ -95,7 +107,8 @@ pub fn run(args: Args) -> Result<Outcome, Error> {
             let corpus = m.corpus.as_deref().ok_or_else(|| {
                 Error::Usage("make-warc: no CORPUS given".into())
             })?;
-            let (files, records) = warc_out::make(corpus, &m.out, m.split)?;
+            let (files, records) =
+                warc_out::make(corpus, &m.out, m.split, m.ai_lines)?;
             Ok(Outcome::MadeWarc { files, records })
         }
         None => {

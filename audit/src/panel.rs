@@ -1,6 +1,7 @@
-//! The parsers an audit asks: the oracle under its two profiles (the
+//! The parsers an audit asks: the oracle under its three profiles (the
 //! reference adapters, asked through the fetch op so the oracle's fetch
-//! model decides) and each selected adapter (asked `decide` on the body
+//! model decides; `aipref` reads the file as the AI preferences drafts
+//! update RFC 9309 and answers the `usage` op too) and each selected adapter (asked `decide` on the body
 //! the fetch model kept, under the fetch outcome of the profile the
 //! adapter claims). Every parser is reached through the `Adapter` trait;
 //! a misbehaving adapter costs only its own verdicts (`?`).
@@ -25,13 +26,25 @@ fn limits() -> Limits {
 }
 
 /// The oracle's profiles, in column order.
-pub const PROFILES: [&str; 2] = ["rfc9309", "google"];
+pub const PROFILES: [&str; 3] = ["rfc9309", "google", "aipref"];
+
+/// The profile whose oracle answers the `usage` op (AI usage
+/// preferences, draft-ietf-aipref-attach-05).
+pub const USAGE_PROFILE: &str = "aipref";
+
+/// The fetch model a profile of [`PROFILES`] audits with: `google`'s for
+/// `google`, RFC 9309's for the others (`aipref` changes only how the
+/// file is read, never how it is fetched).
+pub fn fetch_model(profile: &str) -> &'static str {
+    if profile == "google" { "google" } else { "rfc9309" }
+}
 
 /// An adapter and the oracle profile it is compared with.
 pub struct Member {
     /// Its registry name.
     pub name: String,
-    /// `rfc9309` or `google`: the profile it claims (others: rfc9309).
+    /// `rfc9309`, `google` or `aipref`: the profile it claims (others:
+    /// rfc9309).
     pub base: &'static str,
     /// The adapter.
     pub adapter: Box<dyn Adapter>,
@@ -39,7 +52,8 @@ pub struct Member {
 
 /// One worker's parsers.
 pub struct Panel {
-    /// The oracle, one adapter per profile of [`PROFILES`].
+    /// The oracle, one adapter per profile of [`PROFILES`] (in that
+    /// order).
     pub oracle: Vec<Box<dyn Adapter>>,
     /// The selected adapters.
     pub members: Vec<Member>,
@@ -50,7 +64,7 @@ pub struct Panel {
 pub struct Selection(pub Vec<(String, &'static str)>);
 
 fn base_of(profile: &str) -> &'static str {
-    if profile == "google" { "google" } else { "rfc9309" }
+    PROFILES.into_iter().find(|p| *p == profile).unwrap_or("rfc9309")
 }
 
 impl Selection {
@@ -78,7 +92,7 @@ impl Selection {
                     if let Kind::Reference(_) = entry.kind {
                         return Err(Error::Adapter {
                             name: name.into(),
-                            why: "the oracle is always asked, under both profiles".into(),
+                            why: "the oracle is always asked, under every profile".into(),
                         });
                     }
                     if let Status::Unavailable { why, fix } =
@@ -110,7 +124,7 @@ impl Selection {
         let oracle = PROFILES
             .iter()
             .map(|p| {
-                // OK: both profiles are built in.
+                // OK: every profile of PROFILES is built in.
                 Box::new(Reference::for_profile(p).expect("built-in profile"))
                     as Box<dyn Adapter>
             })

@@ -3,7 +3,9 @@
 //! `host_schema`): `input`, `n`, `url`, `answer`, `status` (int32),
 //! `redirects`, `size`, `cut`, `unresolved`, `fetch` (map of maps),
 //! `probes` (list), `named` (map of lists), `verdicts` (map of maps),
-//! `departures` (map of structs). Maps use Parquet's `key_value` /
+//! `departures` (map of structs), `ai` (struct: `content_usage`,
+//! `content_signal`, `content_signals` int64, `train_y`, `train_n`
+//! boolean), `usage` and `signals` (maps of strings). Maps use Parquet's `key_value` /
 //! `key` / `value` names and lists `element`, as Spark writes them.
 //!
 //! Bounded: rows are buffered [`BATCH`] at a time and row groups close
@@ -29,7 +31,7 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::file::properties::WriterProperties;
 
 use crate::error::Error;
-use crate::row::{Departure, FetchRow, HostRow};
+use crate::row::{AiLines, Departure, FetchRow, HostRow};
 
 /// The file name.
 pub const HOSTS_PARQUET: &str = "hosts.parquet";
@@ -88,6 +90,29 @@ fn departure() -> StructBuilder {
     )
 }
 
+fn ai_fields() -> Fields {
+    Fields::from(vec![
+        Field::new("content_usage", DataType::Int64, true),
+        Field::new("content_signal", DataType::Int64, true),
+        Field::new("content_signals", DataType::Int64, true),
+        Field::new("train_y", DataType::Boolean, true),
+        Field::new("train_n", DataType::Boolean, true),
+    ])
+}
+
+fn ai_struct() -> StructBuilder {
+    StructBuilder::new(
+        ai_fields(),
+        vec![
+            Box::new(Int64Builder::new()),
+            Box::new(Int64Builder::new()),
+            Box::new(Int64Builder::new()),
+            Box::new(BooleanBuilder::new()),
+            Box::new(BooleanBuilder::new()),
+        ],
+    )
+}
+
 /// Column builders for one batch.
 struct Columns {
     input: StringBuilder,
@@ -105,6 +130,9 @@ struct Columns {
     verdicts:
         MapBuilder<StringBuilder, MapBuilder<StringBuilder, StringBuilder>>,
     departures: MapBuilder<StringBuilder, StructBuilder>,
+    ai: StructBuilder,
+    usage: MapBuilder<StringBuilder, StringBuilder>,
+    signals: MapBuilder<StringBuilder, StringBuilder>,
 }
 
 fn n64(n: usize) -> i64 {
@@ -136,6 +164,9 @@ impl Columns {
                 StringBuilder::new(),
                 departure(),
             ),
+            ai: ai_struct(),
+            usage: str_map(),
+            signals: str_map(),
         }
     }
 
@@ -208,6 +239,31 @@ impl Columns {
             s.append(true);
         }
         self.departures.append(true)?;
+        let ai = &mut self.ai;
+        for (i, n) in
+            [h.ai.content_usage, h.ai.content_signal, h.ai.content_signals]
+                .into_iter()
+                .enumerate()
+        {
+            if let Some(b) = ai.field_builder::<Int64Builder>(i) {
+                b.append_value(n64(n));
+            }
+        }
+        for (i, v) in [h.ai.train_y, h.ai.train_n].into_iter().enumerate() {
+            if let Some(b) = ai.field_builder::<BooleanBuilder>(3 + i) {
+                b.append_value(v);
+            }
+        }
+        ai.append(true);
+        for (m, entries) in
+            [(&mut self.usage, &h.usage), (&mut self.signals, &h.signals)]
+        {
+            for (k, v) in entries {
+                m.keys().append_value(k);
+                m.values().append_value(v);
+            }
+            m.append(true)?;
+        }
         Ok(())
     }
 
@@ -227,6 +283,9 @@ impl Columns {
             ("named", Arc::new(self.named.finish())),
             ("verdicts", Arc::new(self.verdicts.finish())),
             ("departures", Arc::new(self.departures.finish())),
+            ("ai", Arc::new(self.ai.finish())),
+            ("usage", Arc::new(self.usage.finish())),
+            ("signals", Arc::new(self.signals.finish())),
         ];
         RecordBatch::try_from_iter_with_nullable(
             columns.into_iter().map(|(n, a)| (n, a, true)),
@@ -365,6 +424,8 @@ fn rows_of(b: &RecordBatch, out: &mut Vec<HostRow>) -> Result<(), String> {
         .as_primitive_opt::<Int32Type>()
         .ok_or("status: not int32")?;
     let cut = col(b, "cut")?.as_boolean_opt().ok_or("cut: not boolean")?;
+    let ai = col(b, "ai")?.as_struct_opt().ok_or("ai: not a struct")?;
+    let (usage, signals) = (col(b, "usage")?, col(b, "signals")?);
     for i in 0..b.num_rows() {
         let fetch = entries(fetch, i)
             .into_iter()
@@ -402,9 +463,28 @@ fn rows_of(b: &RecordBatch, out: &mut Vec<HostRow>) -> Result<(), String> {
             named,
             verdicts,
             departures,
+            ai: ai_of(ai, i),
+            usage: str_map_of(usage, i),
+            signals: str_map_of(signals, i),
         });
     }
     Ok(())
+}
+
+fn ai_of(s: &StructArray, i: usize) -> AiLines {
+    let n = |f: &str| s.column_by_name(f).map_or(0, |c| int(c, i));
+    let b = |f: &str| {
+        s.column_by_name(f)
+            .and_then(|c| c.as_boolean_opt().map(|v| v.value(i)))
+            .unwrap_or(false)
+    };
+    AiLines {
+        content_usage: n("content_usage"),
+        content_signal: n("content_signal"),
+        content_signals: n("content_signals"),
+        train_y: b("train_y"),
+        train_n: b("train_n"),
+    }
 }
 
 fn departure_of(a: &dyn Array, j: usize) -> Departure {

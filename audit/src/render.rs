@@ -1,11 +1,13 @@
 //! `audit.md` and `audit.html` from an [`Audit`]: the counts, per agent
 //! the blocked share under each parser, the spread parser choice causes,
-//! and per adapter its departures by axis. The HTML is self-contained
+//! per adapter its departures by axis, and the AI usage preferences
+//! (lines found, preferences per agent, contradictions with the crawl
+//! rules, the grouping change). The HTML is self-contained
 //! (inline CSS and SVG charts, no script). Reads only the aggregate.
 
 use std::fmt::Write;
 
-use crate::aggregate::Audit;
+use crate::aggregate::{AI_KINDS, AiAgent, Audit, Share};
 
 fn pct(x: f64) -> String {
     format!("{:.1} %", x * 100.0)
@@ -17,6 +19,86 @@ fn esc(s: &str) -> String {
         .replace('>', "&gt;")
         .replace('"', "&quot;")
 }
+
+fn count(s: &Share) -> String {
+    format!("{} ({})", s.hosts, pct(s.share))
+}
+
+/// The AI section's opening sentences (Markdown and HTML share them).
+fn ai_summary(a: &Audit) -> Vec<String> {
+    let ai = &a.ai;
+    let label = |k: &str| match k {
+        "content-usage" => "a Content-Usage line",
+        "content-signal" => "a Content-Signal line",
+        "content-signals" => {
+            "a `Content-Signals` line (a misspelling, not read)"
+        }
+        _ => "any of them",
+    };
+    let kinds: Vec<String> = AI_KINDS
+        .iter()
+        .chain(&["any"])
+        .filter_map(|k| {
+            Some(format!("{} {}", label(k), count(ai.hosts_with.get(*k)?)))
+        })
+        .collect();
+    let lines: Vec<String> =
+        ai.lines.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    vec![
+        format!("Audited hosts with {} (lines: {}).", kinds.join("; "), lines.join(", ")),
+        format!(
+            "Hosts whose Allow/Disallow verdicts change between a 2022 reader (rfc9309) and an aipref reader (a Content-Usage line ends a group's user-agent list): {}.",
+            count(&ai.verdicts_change)
+        ),
+        "Content-Usage preferences at `/` under aipref, as shares of the hosts where the agent may crawl `/`; Content-Signal values that apply to the agent (scope: group); contradictions: the file states training allowed (Content-Usage train-ai=y or Content-Signal ai-train=yes, anywhere) yet the agent is fully blocked, or training is refused to the agent (at `/`) yet it may crawl `/`.".to_string(),
+    ]
+}
+
+/// The cells of one agent's AI row.
+fn ai_cells(g: &AiAgent) -> Vec<String> {
+    let usage = |cat: &str| {
+        g.usage.get(cat).map_or_else(String::new, |by| {
+            ["y", "n", "unknown"]
+                .iter()
+                .map(|v| by.get(*v).map_or_else(String::new, |s| pct(s.share)))
+                .collect::<Vec<_>>()
+                .join(" / ")
+        })
+    };
+    let signal = |cat: &str| {
+        g.signals.get(cat).map_or_else(String::new, |by| {
+            ["yes", "no"]
+                .iter()
+                .map(|v| by.get(*v).map_or(0, |s| s.hosts).to_string())
+                .collect::<Vec<_>>()
+                .join(" / ")
+        })
+    };
+    vec![
+        g.crawlable_root.to_string(),
+        usage("train-ai"),
+        usage("search"),
+        signal("ai-train"),
+        signal("ai-input"),
+        signal("search"),
+        count(&g.train_yes_but_blocked),
+        count(&g.train_no_but_crawlable),
+        count(&g.verdicts_change),
+    ]
+}
+
+const AI_HEAD: [&str; 10] = [
+    "agent",
+    "may crawl / (hosts)",
+    "train-ai y / n / unknown",
+    "search y / n / unknown",
+    "signal ai-train yes / no",
+    "signal ai-input yes / no",
+    "signal search yes / no",
+    "training allowed, fully blocked",
+    "training refused, may crawl /",
+    "verdicts change (rfc9309 → aipref)",
+];
 
 /// The Markdown report.
 pub fn markdown(a: &Audit) -> String {
@@ -128,6 +210,20 @@ pub fn markdown(a: &Audit) -> String {
                 axes.join(", ")
             );
         }
+    }
+    let _ = writeln!(s, "\n## AI usage preferences\n");
+    for line in ai_summary(a) {
+        let _ = writeln!(s, "{line}\n");
+    }
+    let _ = writeln!(
+        s,
+        "| {} |\n|---|{}",
+        AI_HEAD.join(" | "),
+        "---:|".repeat(AI_HEAD.len() - 1)
+    );
+    for agent in &a.setup.agents {
+        let Some(g) = a.ai.agents.get(agent) else { continue };
+        let _ = writeln!(s, "| {agent} | {} |", ai_cells(g).join(" | "));
     }
     s
 }
@@ -348,6 +444,31 @@ fn departures_table(a: &Audit) -> String {
     s
 }
 
+/// The AI section of the HTML report.
+fn ai_section(a: &Audit) -> String {
+    let mut s = String::from("<h2>AI usage preferences</h2>");
+    for line in ai_summary(a) {
+        let _ = write!(s, "<p>{}</p>", esc(&line));
+    }
+    s.push_str(
+        "<table><caption>AI usage preferences per agent</caption><thead><tr>",
+    );
+    for h in AI_HEAD {
+        let _ = write!(s, "<th scope=\"col\">{}</th>", esc(h));
+    }
+    s.push_str("</tr></thead><tbody>");
+    for agent in &a.setup.agents {
+        let Some(g) = a.ai.agents.get(agent) else { continue };
+        let _ = write!(s, "<tr><th scope=\"row\">{}</th>", esc(agent));
+        for c in ai_cells(g) {
+            let _ = write!(s, "<td>{}</td>", esc(&c));
+        }
+        s.push_str("</tr>");
+    }
+    s.push_str("</tbody></table>");
+    s
+}
+
 /// The HTML report.
 pub fn html(a: &Audit) -> String {
     let mut s = String::from(
@@ -409,6 +530,7 @@ td:first-child,th:first-child{text-align:left}td{white-space:nowrap}caption{text
     if !a.parsers.is_empty() {
         s.push_str(&departures_table(a));
     }
+    s.push_str(&ai_section(a));
     s.push_str("</body></html>\n");
     s
 }

@@ -110,6 +110,26 @@ pub struct Departure {
     pub axes: BTreeMap<String, usize>,
 }
 
+/// The AI preference lines of a host's file (the body the rfc9309 fetch
+/// model kept; all zero and `false` when it kept none), counted and read
+/// by the oracle (`crate::ai_lines`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AiLines {
+    /// `Content-Usage` lines (draft-ietf-aipref-attach-05), anywhere.
+    pub content_usage: usize,
+    /// `Content-Signal` lines (Cloudflare), anywhere.
+    pub content_signal: usize,
+    /// `Content-Signals` lines: the misspelling seen in the wild, which
+    /// the oracle does not read (spec-cases/PROFILES.md).
+    pub content_signals: usize,
+    /// Some line of the file states training allowed: a Content-Usage
+    /// rule whose statement reads `train-ai=y` (aipref reading), or a
+    /// Content-Signal line reading `ai-train=yes`.
+    pub train_y: bool,
+    /// Some line states training refused (`train-ai=n`, `ai-train=no`).
+    pub train_n: bool,
+}
+
 /// One host.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HostRow {
@@ -143,6 +163,20 @@ pub struct HostRow {
     pub verdicts: BTreeMap<String, BTreeMap<String, String>>,
     /// Per adapter, where it departs from the oracle under its profile.
     pub departures: BTreeMap<String, Departure>,
+    /// The AI preference lines of the body the `aipref` (= rfc9309) fetch
+    /// model kept.
+    pub ai: AiLines,
+    /// Per agent, the Content-Usage preferences under `aipref` (the
+    /// reference adapter's `usage` op), two letters per probe: `train-ai`
+    /// then `search`, each `y`, `n` or `u` (unknown); `--` where the agent
+    /// may not crawl the probe (no preference, attach-05 §3.1); `??`
+    /// unanswered. Empty for an unresolved host.
+    pub usage: BTreeMap<String, String>,
+    /// Per agent, the Content-Signal values that apply to it (the
+    /// oracle's default scope, `group`, under `aipref`), as
+    /// `search=yes, ai-input=yes, ai-train=no` (empty when none applies).
+    /// Empty when the file has no Content-Signal line.
+    pub signals: BTreeMap<String, String>,
 }
 
 /// Serialises rows as JSON lines.

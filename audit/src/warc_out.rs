@@ -94,18 +94,21 @@ pub fn gzip(bytes: &[u8]) -> Vec<u8> {
 }
 
 /// Writes the captures of `corpus` (any input form) as WARC.gz: into
-/// `out`, or into `split` files `STEM-00000.warc.gz`... beside it.
-/// Returns the files written and the records in them.
+/// `out`, or into `split` files `STEM-00000.warc.gz`... beside it; with
+/// `ai_lines` > 0, every `ai_lines`-th 200 response carries synthetic AI
+/// preference lines ([`crate::ai_synth`]). Returns the files written and
+/// the records in them.
 pub fn make(
     corpus: &str,
     out: &std::path::Path,
     split: usize,
+    ai_lines: usize,
 ) -> Result<(Vec<std::path::PathBuf>, usize), Error> {
     let read = input::read(corpus, Limits { max_body: usize::MAX / 4 });
     if let Some((kind, detail)) = &read.stopped {
         return Err(Error::Usage(format!("{corpus}: {kind}: {detail}")));
     }
-    make_from(&read, out, split)
+    make_from(&read, out, split, ai_lines)
 }
 
 /// [`make`] from captures already read (see
@@ -114,10 +117,12 @@ pub fn make_from(
     read: &crate::capture::Input,
     out: &std::path::Path,
     split: usize,
+    ai_lines: usize,
 ) -> Result<(Vec<std::path::PathBuf>, usize), Error> {
     let split = split.max(1);
     let mut files: Vec<Vec<u8>> = vec![Vec::new(); split];
     let mut records = 0;
+    let mut oks = 0;
     for e in &read.events {
         let Event::Capture {
             url,
@@ -127,9 +132,23 @@ pub fn make_from(
         else {
             continue;
         };
-        let headers: Vec<(&str, &str)> =
+        let mut headers: Vec<(&str, &str)> =
             r.headers.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-        let http = http_response(r.status, &headers, &r.body);
+        let coded = headers
+            .iter()
+            .any(|(k, _)| k.eq_ignore_ascii_case("content-encoding"));
+        let added = match r.status {
+            200 if !coded => {
+                oks += 1;
+                crate::ai_synth::add(&r.body, oks - 1, ai_lines)
+            }
+            _ => None,
+        };
+        if added.is_some() {
+            headers.retain(|(k, _)| !k.eq_ignore_ascii_case("content-length"));
+        }
+        let body = added.as_deref().unwrap_or(&r.body);
+        let http = http_response(r.status, &headers, body);
         files[records % split]
             .extend(gzip(&record("response", url, records, &http)));
         records += 1;

@@ -7,22 +7,11 @@
 
 use std::path::Path;
 
-use clap::Parser;
-use robots_audit::aggregate::Audit;
+mod common;
+
+use common::{args, audited, run};
+use robots_audit::Outcome;
 use robots_audit::warc_out::{gzip, http_response, record};
-use robots_audit::{Args, Outcome};
-
-#[derive(Parser)]
-struct Cli {
-    #[command(flatten)]
-    args: Args,
-}
-
-fn args(argv: &[&str]) -> Args {
-    let mut full = vec!["audit"];
-    full.extend_from_slice(argv);
-    Cli::parse_from(full).args
-}
 
 fn ok(body: &str) -> Vec<u8> {
     http_response(200, &[("Content-Type", "text/plain")], body.as_bytes())
@@ -147,17 +136,6 @@ fn inputs(dir: &Path) -> Vec<String> {
             p.to_string_lossy().into_owned()
         })
         .collect()
-}
-
-fn run(argv: &[&str]) -> Outcome {
-    robots_audit::run(args(argv)).unwrap()
-}
-
-fn audited(o: Outcome) -> Audit {
-    match o {
-        Outcome::Audited(s) => s.audit.expect("an audit"),
-        other => panic!("not an audit: {other:?}"),
-    }
 }
 
 const AGENTS: &str = "GPTBot,Googlebot";

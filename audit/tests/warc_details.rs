@@ -11,31 +11,11 @@
 use std::io::Write;
 use std::path::Path;
 
-use clap::Parser;
-use robots_audit::aggregate::Audit;
+mod common;
+
+use common::{args, audited, hosts, run};
 use robots_audit::parquet_out::{HOSTS_PARQUET, read_hosts};
-use robots_audit::row::{HostRow, Row};
 use robots_audit::warc_out::{gzip, http_response, record, record_with};
-use robots_audit::{Args, Outcome};
-
-#[derive(Parser)]
-struct Cli {
-    #[command(flatten)]
-    args: Args,
-}
-
-fn run(argv: &[&str]) -> Outcome {
-    let mut full = vec!["audit"];
-    full.extend_from_slice(argv);
-    robots_audit::run(Cli::parse_from(full).args).unwrap()
-}
-
-fn audited(o: Outcome) -> Audit {
-    match o {
-        Outcome::Audited(s) => s.audit.expect("an audit"),
-        other => panic!("not an audit: {other:?}"),
-    }
-}
 
 fn raw(head: &str, body: &[u8]) -> Vec<u8> {
     let mut out = format!("HTTP/1.1 200 OK\r\n{head}\r\n").into_bytes();
@@ -155,24 +135,6 @@ fn details(dir: &Path) -> String {
     let p = dir.join("details.warc.gz");
     std::fs::write(&p, bytes).unwrap();
     p.to_string_lossy().into_owned()
-}
-
-fn rows(path: &Path) -> Vec<Row> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
-fn hosts(path: &Path) -> Vec<HostRow> {
-    rows(path)
-        .into_iter()
-        .filter_map(|r| match r {
-            Row::Host(h) => Some(*h),
-            _ => None,
-        })
-        .collect()
 }
 
 #[test]
@@ -332,13 +294,13 @@ fn one_big_warc_spreads_over_shards_and_the_streaming_merge_equals_one_run() {
     let mut both = std::fs::read(&s1).unwrap();
     both.extend_from_slice(&s0);
     std::fs::write(&s1, both).unwrap();
-    let mut full = vec!["audit", "merge"];
-    full.extend([
+    let err = robots_audit::run(args(&[
+        "merge",
         sharded.to_str().unwrap(),
         "--out",
         merged.to_str().unwrap(),
-    ]);
-    let err = robots_audit::run(Cli::parse_from(full).args).unwrap_err();
+    ]))
+    .unwrap_err();
     let text = err.to_string();
     assert!(
         text.contains("out of order or in two shards")

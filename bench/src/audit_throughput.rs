@@ -1,7 +1,7 @@
 //! Audit throughput per core: how many hosts (and verdicts) one
 //! `robots-conformance audit` worker judges per second on a corpus (real
 //! files given with `bench --corpus`, else the embedded sample), with the
-//! oracle alone (both profiles) and with the oracle and
+//! oracle alone (its three profiles) and with the oracle and
 //! the in-process Rust adapters, the default agents and probes. These
 //! are the figures the README's "At scale" projection multiplies.
 //!
@@ -22,7 +22,7 @@ use robots_audit::args::DEFAULT_AGENTS;
 use robots_audit::corpus_input;
 use robots_audit::input::{self, Limits};
 use robots_audit::judge::{Plan, judge};
-use robots_audit::panel::Selection;
+use robots_audit::panel::{PROFILES, Selection};
 use robots_audit::row::HostRow;
 use robots_audit::site::{self, Site};
 
@@ -31,7 +31,7 @@ use robots_audit::site::{self, Site};
 pub struct Figure {
     /// `oracle` or `oracle + rust`.
     pub panel: String,
-    /// Parsers asked per host (the two oracle profiles included).
+    /// Parsers asked per host (the oracle's profiles included).
     pub parsers: usize,
     /// Hosts judged.
     pub hosts: usize,
@@ -158,7 +158,7 @@ pub fn measure(
     let step = stride(n);
     let mut figure = Figure {
         panel: label.into(),
-        parsers: 2 + selection.0.len(),
+        parsers: PROFILES.len() + selection.0.len(),
         hosts: 0,
         verdicts: 0,
         elapsed: Duration::ZERO,
@@ -252,10 +252,10 @@ mod tests {
         let corpus = load(&dir).unwrap();
         assert_eq!(corpus.sites.len(), 2);
         let f = measure(&corpus, "oracle", "none", Duration::ZERO).unwrap();
-        assert_eq!((f.hosts, f.parsers), (1, 2));
-        // Twelve agents, at least the probe `/`, two oracle profiles.
+        assert_eq!((f.hosts, f.parsers), (1, 3));
+        // Twelve agents, at least the probe `/`, three oracle profiles.
         assert!(
-            f.verdicts >= 12 * 2 && f.verdicts.is_multiple_of(24),
+            f.verdicts >= 12 * 3 && f.verdicts.is_multiple_of(36),
             "{f:?}"
         );
         std::fs::remove_dir_all(&dir).unwrap();

@@ -36,8 +36,9 @@ fn make_warc(m: &MakeWarcArgs) -> anyhow::Result<Option<Outcome>> {
                 files.len(),
                 corpus::SAMPLE_ABOUT
             );
-            let (files, records) =
-                robots_audit::warc_out::make_from(&read, &m.out, m.split)?;
+            let (files, records) = robots_audit::warc_out::make_from(
+                &read, &m.out, m.split, m.ai_lines,
+            )?;
             Ok(Some(Outcome::MadeWarc { files, records }))
         }
     }
