@@ -6,7 +6,7 @@ use std::time::Instant;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use robots_adapters::registry::{self, Kind, Status};
-use robots_adapters::runtime;
+use robots_adapters::{release, runtime};
 
 /// List or install adapters.
 #[derive(clap::Args, Debug)]
@@ -19,9 +19,10 @@ pub struct Args {
 enum Sub {
     /// Every adapter with its version and whether it is ready.
     List,
-    /// Install out-of-process adapters (pinned versions) into .adapters/.
+    /// Install out-of-process adapters into .adapters/: the pinned
+    /// version, or `NAME@VERSION` any release (into .adapters/NAME@VERSION/)
     Setup {
-        /// Adapter names (or paths of adapter.toml files)
+        /// Adapter names, NAME@VERSION, or paths of adapter.toml files
         names: Vec<String>,
         /// Every out-of-process adapter
         #[arg(long)]
@@ -98,22 +99,25 @@ fn finish(bar: &ProgressBar, message: String) {
 }
 
 fn setup(specs: &[String], all: bool) -> anyhow::Result<i32> {
-    // A manifest's path plugs the adapter in; from then on its name.
-    let names: Vec<String> = specs
-        .iter()
-        .map(|s| Ok(registry::lookup(s)?.info.name))
-        .collect::<anyhow::Result<_>>()?;
-    let names = &names[..];
-    let entries: Vec<_> = registry::all()
-        .into_iter()
-        .filter(|e| matches!(e.kind, Kind::External(_)))
-        .filter(|e| all || names.contains(&e.info.name))
-        .collect();
-    for n in names {
+    // A manifest's path plugs the adapter in; `NAME@VERSION` names a
+    // release of its parser with its own state folder.
+    let mut entries: Vec<registry::Entry> = if all {
+        registry::all()
+            .into_iter()
+            .filter(|e| matches!(e.kind, Kind::External(_)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    for spec in specs {
+        let e = registry::lookup(spec)?;
         anyhow::ensure!(
-            entries.iter().any(|e| &e.info.name == n),
-            "no out-of-process adapter `{n}`"
+            matches!(e.kind, Kind::External(_)),
+            "`{spec}` is not an out-of-process adapter: nothing to set up"
         );
+        if !entries.iter().any(|o| o.info.name == e.info.name) {
+            entries.push(e);
+        }
     }
     anyhow::ensure!(!entries.is_empty(), "name adapters to set up, or --all");
     report_missing_runtimes(&entries);
@@ -143,6 +147,11 @@ fn setup(specs: &[String], all: bool) -> anyhow::Result<i32> {
             failed += 1;
             continue;
         }
+        if let Err(why) = release_listed(m) {
+            finish(&bar, format!("skipped: {why}"));
+            failed += 1;
+            continue;
+        }
         std::fs::create_dir_all(&m.state)
             .with_context(|| format!("creating {}", m.state.display()))?;
         let log_path = m.state.join("setup.log");
@@ -167,10 +176,14 @@ fn setup(specs: &[String], all: bool) -> anyhow::Result<i32> {
                 .stderr(log)
                 .status();
             if !status.is_ok_and(|s| s.success()) {
+                let what = match &m.release {
+                    Some(v) => format!("{v} is not installable here: FAILED"),
+                    None => "FAILED".into(),
+                };
                 finish(
                     &bar,
                     format!(
-                        "FAILED at step {} (log: {})",
+                        "{what} at step {} (log: {})",
                         k + 1,
                         log_path.display()
                     ),
@@ -198,4 +211,23 @@ fn setup(specs: &[String], all: bool) -> anyhow::Result<i32> {
         failed += usize::from(!ok);
     }
     Ok(if failed == 0 { 0 } else { 1 })
+}
+
+/// For a release other than the pin: that the registry lists it (an
+/// unlisted version is refused naming it; a registry that cannot be
+/// asked here is said, and the set-up itself then tells).
+fn release_listed(
+    m: &robots_adapters::manifest::Manifest,
+) -> Result<(), String> {
+    let (Some(version), Some(releases)) = (&m.release, &m.releases) else {
+        return Ok(());
+    };
+    match release::list(releases, &m.dir) {
+        Ok(known) => release::ensure_listed(releases, version, &known)
+            .map_err(|e| e.to_string()),
+        Err(e) => {
+            eprintln!("{}: {e}; trying the set-up anyway", m.name);
+            Ok(())
+        }
+    }
 }
