@@ -252,3 +252,104 @@ fn unlisted_uninstallable_and_pinned_only_releases_are_clear_errors() {
         text(&check.stdout)
     );
 }
+
+#[test]
+fn history_runs_each_release_and_lists_what_changed_between_them() {
+    if !have_python() {
+        return;
+    }
+    let adapters = fake_adapter("history");
+    let state = scratch("releases-state-history");
+    let cache = scratch("releases-cache-history");
+    let cases =
+        cases("releases-history", "User-agent: *\\nDisallow: /no\\n", &CHECKS);
+    let out = scratch("releases-out-history");
+    // 1.0 and 2.0 are set up by `history` itself; 2.5 is not released
+    // and 4.0 does not install: both reported, neither fatal.
+    let run = rc(&adapters, &state, &cache)
+        .args(["history", "--adapter", "python-mylib", "--timeout", "5"])
+        .args(["--versions", "2.0,1.0,2.5,4.0,3.0", "--cases"])
+        .arg(&cases)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let said = text(&run.stdout);
+    assert_eq!(run.status.code(), Some(0), "{said}{}", text(&run.stderr));
+    assert!(
+        said.contains("1.0 → 2.0: 1 fixed, 0 regressed, 0 other"),
+        "{said}"
+    );
+    assert!(
+        said.contains("2.0 → 3.0: 0 fixed, 0 regressed, 0 other"),
+        "{said}"
+    );
+
+    let h: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(out.join("history.json")).unwrap(),
+    )
+    .unwrap();
+    let releases = h["releases"].as_array().unwrap();
+    let versions: Vec<&str> =
+        releases.iter().map(|r| r["version"].as_str().unwrap()).collect();
+    assert_eq!(versions, ["1.0", "2.0", "2.5", "3.0", "4.0"]);
+    let status =
+        |i: usize| releases[i]["status"].as_str().unwrap().to_string();
+    assert_eq!(status(0), "ready");
+    assert!(
+        status(2).contains("mylib 2.5 is not a released version"),
+        "{}",
+        status(2)
+    );
+    assert!(
+        status(4).contains("4.0 is not installable here"),
+        "{}",
+        status(4)
+    );
+    assert_eq!(releases[0]["reported"], "mylib 1.0");
+    assert_eq!(releases[0]["levels"]["MUST"], serde_json::json!([1, 2]));
+    assert_eq!(releases[3]["levels"]["MUST"], serde_json::json!([2, 2]));
+    assert!(
+        releases[3]["fingerprint"].as_str().unwrap().starts_with("≈ rfc9309"),
+        "{}",
+        releases[3]["fingerprint"]
+    );
+
+    let changes = h["changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 1, "{changes:?}");
+    let c = &changes[0];
+    assert_eq!(c["from"], "1.0");
+    assert_eq!(c["to"], "2.0");
+    assert_eq!(c["movement"], "fixed");
+    assert_eq!(c["check"], "t::c::c::2");
+    assert_eq!(c["case"], "t::c::c");
+    assert_eq!(c["clauses"], serde_json::json!(["R2.2.2-9"]));
+    assert_eq!(c["before"]["answer"], "allowed");
+    assert_eq!(c["after"]["answer"], "disallowed");
+
+    let md = std::fs::read_to_string(out.join("history.md")).unwrap();
+    assert!(md.contains("| fixed | `t::c::c::2` | MUST | R2.2.2-9 |"), "{md}");
+    let html = std::fs::read_to_string(out.join("history.html")).unwrap();
+    assert!(html.contains("<svg") && html.contains("<polyline"), "{html}");
+    assert!(html.contains("4.0 (n/a)"), "{html}");
+    // Written whole: no temporary file is left beside them.
+    let names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
+
+    // last:N takes the newest final releases the listing gives (4.1rc1
+    // is not final).
+    let out = scratch("releases-out-history-last");
+    let run = rc(&adapters, &state, &cache)
+        .args(["history", "--adapter", "python-mylib", "--timeout", "5"])
+        .args(["--versions", "last:2", "--cases"])
+        .arg(&cases)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let said = text(&run.stdout);
+    assert!(said.contains("python-mylib: releases 3.0, 4.0"), "{said}");
+}

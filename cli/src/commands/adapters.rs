@@ -123,94 +123,108 @@ fn setup(specs: &[String], all: bool) -> anyhow::Result<i32> {
     report_missing_runtimes(&entries);
     let mut failed = 0;
     for (i, e) in entries.iter().enumerate() {
-        let Kind::External(m) = &e.kind else { continue };
-        let bar = ProgressBar::new_spinner().with_style(
-            ProgressStyle::with_template(
-                "{spinner} [{prefix}] {msg} {elapsed}",
-            )
-            .expect("valid template"),
-        );
-        bar.set_prefix(format!("{}/{} {}", i + 1, entries.len(), m.name));
-        bar.enable_steady_tick(std::time::Duration::from_millis(200));
-        let missing = runtime::missing(m);
-        if !missing.is_empty() {
-            let what: Vec<&str> =
-                missing.iter().map(|r| r.what.as_str()).collect();
-            finish(
-                &bar,
-                format!(
-                    "skipped: {} missing (fix: {})",
-                    what.join(", "),
-                    runtime::fix_line(&missing)
-                ),
-            );
-            failed += 1;
-            continue;
-        }
-        if let Err(why) = release_listed(m) {
-            finish(&bar, format!("skipped: {why}"));
-            failed += 1;
-            continue;
-        }
-        std::fs::create_dir_all(&m.state)
-            .with_context(|| format!("creating {}", m.state.display()))?;
-        let log_path = m.state.join("setup.log");
-        let started = Instant::now();
-        let mut ok = true;
-        for (k, argv) in m.setup.iter().enumerate() {
-            bar.set_message(format!(
-                "step {}/{}: {}",
-                k + 1,
-                m.setup.len(),
-                argv.join(" ")
-            ));
-            let log = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&log_path)?;
-            let status = Command::new(&argv[0])
-                .args(&argv[1..])
-                .current_dir(&m.dir)
-                .stdin(Stdio::null())
-                .stdout(log.try_clone()?)
-                .stderr(log)
-                .status();
-            if !status.is_ok_and(|s| s.success()) {
-                let what = match &m.release {
-                    Some(v) => format!("{v} is not installable here: FAILED"),
-                    None => "FAILED".into(),
-                };
-                finish(
-                    &bar,
-                    format!(
-                        "{what} at step {} (log: {})",
-                        k + 1,
-                        log_path.display()
-                    ),
-                );
-                ok = false;
-                break;
-            }
-        }
-        if ok {
-            let ready = registry::status(e) == Status::Ready;
-            finish(
-                &bar,
-                format!(
-                    "{} in {:.1} s",
-                    if ready {
-                        "ready"
-                    } else {
-                        "installed, but its ready check fails"
-                    },
-                    started.elapsed().as_secs_f64()
-                ),
-            );
-            ok = ready;
-        }
-        failed += usize::from(!ok);
+        let prefix = format!("{}/{} {}", i + 1, entries.len(), e.info.name);
+        failed += usize::from(set_up(e, &prefix)?.is_err());
     }
     Ok(if failed == 0 { 0 } else { 1 })
+}
+
+/// Runs the set-up of the out-of-process adapter `e` (its release's, for
+/// `NAME@VERSION`), with a spinner labelled `prefix` and its outcome on
+/// its own line; `Err(why)` when it is not ready afterwards.
+///
+/// # Errors
+///
+/// When its state folder or set-up log cannot be written.
+pub fn set_up(
+    e: &registry::Entry,
+    prefix: &str,
+) -> anyhow::Result<Result<(), String>> {
+    let Kind::External(m) = &e.kind else {
+        return Ok(Err(format!(
+            "{} is not an out-of-process adapter",
+            e.info.name
+        )));
+    };
+    let bar = ProgressBar::new_spinner().with_style(
+        ProgressStyle::with_template("{spinner} [{prefix}] {msg} {elapsed}")
+            .expect("valid template"),
+    );
+    bar.set_prefix(prefix.to_string());
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    let missing = runtime::missing(m);
+    if !missing.is_empty() {
+        let what: Vec<&str> =
+            missing.iter().map(|r| r.what.as_str()).collect();
+        let why = format!(
+            "{} missing (fix: {})",
+            what.join(", "),
+            runtime::fix_line(&missing)
+        );
+        finish(&bar, format!("skipped: {why}"));
+        return Ok(Err(why));
+    }
+    if let Err(why) = release_listed(m) {
+        finish(&bar, format!("skipped: {why}"));
+        return Ok(Err(why));
+    }
+    std::fs::create_dir_all(&m.state)
+        .with_context(|| format!("creating {}", m.state.display()))?;
+    let log_path = m.state.join("setup.log");
+    let started = Instant::now();
+    let mut outcome = Ok(());
+    for (k, argv) in m.setup.iter().enumerate() {
+        bar.set_message(format!(
+            "step {}/{}: {}",
+            k + 1,
+            m.setup.len(),
+            argv.join(" ")
+        ));
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log_path)?;
+        let status = Command::new(&argv[0])
+            .args(&argv[1..])
+            .current_dir(&m.dir)
+            .stdin(Stdio::null())
+            .stdout(log.try_clone()?)
+            .stderr(log)
+            .status();
+        if !status.is_ok_and(|s| s.success()) {
+            let what = match &m.release {
+                Some(v) => format!("{v} is not installable here: FAILED"),
+                None => "FAILED".into(),
+            };
+            let why = format!(
+                "{what} at step {} (log: {})",
+                k + 1,
+                log_path.display()
+            );
+            finish(&bar, why.clone());
+            outcome = Err(why);
+            break;
+        }
+    }
+    if outcome.is_ok() {
+        let ready = registry::status(e) == Status::Ready;
+        finish(
+            &bar,
+            format!(
+                "{} in {:.1} s",
+                if ready {
+                    "ready"
+                } else {
+                    "installed, but its ready check fails"
+                },
+                started.elapsed().as_secs_f64()
+            ),
+        );
+        if !ready {
+            outcome = Err("installed, but its ready check fails".into());
+        }
+    }
+    Ok(outcome)
 }
 
 /// For a release other than the pin: that the registry lists it (an
