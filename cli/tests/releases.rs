@@ -307,8 +307,8 @@ fn history_runs_each_release_and_lists_what_changed_between_them() {
         status(4)
     );
     assert_eq!(releases[0]["reported"], "mylib 1.0");
-    assert_eq!(releases[0]["levels"]["MUST"], serde_json::json!([1, 2]));
-    assert_eq!(releases[3]["levels"]["MUST"], serde_json::json!([2, 2]));
+    assert_eq!(releases[0]["levels"]["DEF"], serde_json::json!([1, 2]));
+    assert_eq!(releases[3]["levels"]["DEF"], serde_json::json!([2, 2]));
     assert!(
         releases[3]["fingerprint"].as_str().unwrap().starts_with("≈ rfc9309"),
         "{}",
@@ -328,7 +328,7 @@ fn history_runs_each_release_and_lists_what_changed_between_them() {
     assert_eq!(c["after"]["answer"], "disallowed");
 
     let md = std::fs::read_to_string(out.join("history.md")).unwrap();
-    assert!(md.contains("| fixed | `t::c::c::2` | MUST | R2.2.2-9 |"), "{md}");
+    assert!(md.contains("| fixed | `t::c::c::2` | DEF | R2.2.2-9 |"), "{md}");
     let html = std::fs::read_to_string(out.join("history.html")).unwrap();
     assert!(html.contains("<svg") && html.contains("<polyline"), "{html}");
     assert!(html.contains("4.0 (n/a)"), "{html}");
