@@ -267,8 +267,11 @@ pub fn parse_lines(out: &str) -> Vec<String> {
         .collect()
 }
 
+/// Reads the versions out of a listing command's output.
+type Parse = fn(&str) -> Vec<String>;
+
 /// The command that lists the releases, and how to read its output.
-fn listing(r: &Releases) -> Option<(Vec<String>, fn(&str) -> Vec<String>)> {
+fn listing(r: &Releases) -> Option<(Vec<String>, Parse)> {
     if let Some(cmd) = &r.versions {
         return Some((cmd.clone(), parse_lines));
     }

@@ -178,7 +178,7 @@ fn check(path: &Path, f: &File) -> Result<(), RegisterError> {
     let mut seen = Vec::new();
     for b in &f.bug {
         let n = b.id.strip_prefix(&format!("{}-", f.adapter));
-        if !n.is_some_and(|n| n.parse::<u32>().is_ok()) {
+        if n.is_none_or(|n| n.parse::<u32>().is_err()) {
             return Err(bad(
                 &b.id,
                 format!("the id must be {}-<n>", f.adapter),
