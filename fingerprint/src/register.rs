@@ -282,6 +282,85 @@ pub fn render_index(files: &[(PathBuf, File)]) -> String {
     s
 }
 
+/// Proposed register entries for the bugs `bugs` found (`proposed.toml`
+/// in its output folder): the reproduction, the answers, the clauses and
+/// the catching check filled in, one per decide bug whose body is UTF-8
+/// and whose answer is not what the claimed profile expects;
+/// the title, the kind (guessed from the strictest clause level), the
+/// expected answer's reason and the review are left for a person — an
+/// empty `reviewed` keeps the file from loading as a register file until
+/// then. `version` is the parser's as it reported it (`protego 0.7.0`).
+pub fn propose(
+    adapter: &str,
+    version: &str,
+    profile: &str,
+    bugs: &[crate::Bug],
+) -> String {
+    let release = version.rsplit(' ').next().unwrap_or(version).to_string();
+    let rank = |l: &str| match l {
+        "MUST" | "MUST NOT" => 0,
+        "SHOULD" | "SHOULD NOT" => 1,
+        _ => 2,
+    };
+    let mut entries = Vec::new();
+    let mut left_out = 0;
+    for b in bugs {
+        let Ok(robots) = String::from_utf8(b.robots.clone()) else {
+            left_out += 1;
+            continue;
+        };
+        // Not a decide check, or the parser answers what its claimed
+        // profile expects (it departs only from its fitted reading).
+        if b.op != "decide" || b.claimed_oracle == b.actual {
+            left_out += 1;
+            continue;
+        }
+        let level = b
+            .clauses
+            .iter()
+            .map(|q| q.level.as_str())
+            .min_by_key(|l| rank(l))
+            .unwrap_or("DEF")
+            .to_string();
+        let kind = match rank(&level) {
+            0 => Kind::MustViolation,
+            1 => Kind::ShouldViolation,
+            _ => Kind::GoogleDeviation,
+        };
+        let mut expected = BTreeMap::new();
+        expected.insert(
+            profile.to_string(),
+            Expected { answer: b.claimed_oracle.clone(), why: String::new() },
+        );
+        entries.push(Entry {
+            id: format!("{adapter}-{}", entries.len() + 1),
+            title: format!("TO REVIEW: {}", b.title),
+            seen_in: vec![release.clone()],
+            fixed_in: None,
+            clauses: b.clauses.iter().map(|q| q.id.clone()).collect(),
+            level,
+            kind,
+            robots,
+            agent: b.agent.clone(),
+            url: b.url.clone(),
+            expected,
+            actual: b.actual.clone(),
+            cases: vec![b.check.clone()],
+            reviewed: String::new(),
+        });
+    }
+    let file = File { adapter: adapter.to_string(), bug: entries };
+    let mut out = format!(
+        "# Proposed entries for bugs/{adapter}.toml, from `robots-conformance bugs` on {version}.\n\
+         # Before moving one into the register: read the parser's code so that the title names the\n\
+         # cause, merge entries with one root cause, drop the typos the fitted reading accepts from\n\
+         # `robots`, give each expected answer its reason, check `kind`, and say in `reviewed` what\n\
+         # was read. {left_out} finding(s) left out (not a decide check, a body that is not UTF-8, or an answer the claimed profile expects).\n\n"
+    );
+    out.push_str(&toml::to_string(&file).unwrap_or_default());
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
