@@ -31,6 +31,7 @@ pub mod plugin;
 pub mod process;
 pub mod reference;
 pub mod registry;
+pub mod release;
 mod request;
 pub mod runtime;
 pub mod rust;

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::Capabilities;
+use crate::release::{self, ReleaseError, ReleaseToml, Releases};
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -31,6 +32,8 @@ struct ManifestToml {
     #[serde(default)]
     /// Missing keys default to "decide only" (`Capabilities::default`).
     capabilities: Capabilities,
+    /// How other releases than the pin are installed ([`crate::release`]).
+    release: Option<ReleaseToml>,
 }
 
 /// A loaded manifest, placeholders expanded.
@@ -62,6 +65,16 @@ pub struct Manifest {
     pub dir: PathBuf,
     /// Its git-ignored state folder.
     pub state: PathBuf,
+    /// The manifest file it was loaded from.
+    pub file: PathBuf,
+    /// The version the manifest pins (e.g. `0.7.0`).
+    pub pinned: String,
+    /// The release this manifest installs when it is not the pin
+    /// (`name` is then `NAME@VERSION`, `state` its own folder).
+    pub release: Option<String>,
+    /// How its parser's releases are listed, if other releases than the
+    /// pin can be installed.
+    pub releases: Option<Releases>,
 }
 
 /// The folder holding `ext/`: `$ROBOTS_CONFORMANCE_ADAPTERS`, else the
@@ -88,8 +101,9 @@ pub fn lib_dir() -> PathBuf {
     ext_root().join("lib")
 }
 
-fn expand(s: &str, dir: &Path, state: &Path) -> String {
-    s.replace("{dir}", &dir.to_string_lossy())
+fn expand(s: &str, dir: &Path, state: &Path, version: &str) -> String {
+    s.replace("{version}", version)
+        .replace("{dir}", &dir.to_string_lossy())
         .replace("{state}", &state.to_string_lossy())
         .replace("{lib}", &lib_dir().to_string_lossy())
         .replace("{python}", "python3")
@@ -114,6 +128,9 @@ pub enum ManifestError {
         /// What is wrong, with its line.
         source: toml::de::Error,
     },
+    /// The manifest installs only its pin.
+    #[error(transparent)]
+    Release(#[from] ReleaseError),
 }
 
 impl Manifest {
@@ -132,11 +149,37 @@ impl Manifest {
     ///
     /// When the file cannot be read or does not follow the format.
     pub fn load_file(file: &Path) -> Result<Manifest, ManifestError> {
+        Manifest::load_release(file, None)
+    }
+
+    /// This manifest at another release of its parser: named
+    /// `NAME@VERSION`, installed into `.adapters/NAME@VERSION/` by its
+    /// `[release]` set-up. The pinned version gives the manifest itself.
+    ///
+    /// # Errors
+    ///
+    /// When the manifest has no `[release]` table (it installs only its
+    /// pin), or it can no longer be read.
+    pub fn at_release(
+        &self,
+        version: &str,
+    ) -> Result<Manifest, ManifestError> {
+        let version = release::normalise(version);
+        if version == self.pinned {
+            return Manifest::load_file(&self.file);
+        }
+        Manifest::load_release(&self.file, Some(version))
+    }
+
+    fn load_release(
+        file: &Path,
+        version: Option<&str>,
+    ) -> Result<Manifest, ManifestError> {
         let dir = match file.parent() {
             Some(p) if !p.as_os_str().is_empty() => p,
             _ => Path::new("."),
         };
-        let file = file.to_path_buf();
+        let file = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
         let text = std::fs::read_to_string(&file).map_err(|source| {
             ManifestError::Read { file: file.clone(), source }
         })?;
@@ -144,24 +187,51 @@ impl Manifest {
             ManifestError::Format { file: file.clone(), source }
         })?;
         let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-        let state = state_root().join(&m.name);
-        let argv = |v: &Vec<String>| {
-            v.iter().map(|s| expand(s, &dir, &state)).collect::<Vec<_>>()
+        let (name, setup, at) = match (version, &m.release) {
+            (None, _) => (m.name.clone(), m.setup.clone(), m.version.clone()),
+            (Some(v), Some(r)) => {
+                (format!("{}@{v}", m.name), r.setup.clone(), v.to_string())
+            }
+            (Some(v), None) => {
+                return Err(ReleaseError::PinnedOnly {
+                    name: m.name.clone(),
+                    pinned: m.version.clone(),
+                    asked: v.into(),
+                    why: format!(
+                        "{} has no [release] table saying how to install another",
+                        file.display()
+                    ),
+                }
+                .into());
+            }
         };
+        let state = state_root().join(&name);
+        let argv = |v: &Vec<String>| {
+            v.iter().map(|s| expand(s, &dir, &state, &at)).collect::<Vec<_>>()
+        };
+        let releases = m.release.as_ref().map(|r| Releases {
+            registry: r.registry,
+            package: r.package.clone(),
+            versions: r.versions.as_ref().map(argv),
+        });
         Ok(Manifest {
-            version: format!("{} {}", m.package, m.version),
+            version: format!("{} {at}", m.package),
             note: m.note.unwrap_or_default(),
-            setup: m.setup.iter().map(argv).collect(),
+            setup: setup.iter().map(argv).collect(),
             ready: m.ready.as_ref().map(argv),
             run: argv(&m.run),
             requires: m.requires,
             fix: m.fix,
             capabilities: m.capabilities,
-            name: m.name,
+            name,
             language: m.language,
             profile: m.profile,
             dir,
             state,
+            file,
+            pinned: m.version,
+            release: version.map(str::to_string),
+            releases,
         })
     }
 

@@ -157,6 +157,12 @@ pub enum LookupError {
     /// A manifest's path that cannot be plugged in.
     #[error(transparent)]
     Plugin(#[from] PluginError),
+    /// `NAME@VERSION` that cannot be had.
+    #[error(transparent)]
+    Release(#[from] crate::release::ReleaseError),
+    /// The manifest of `NAME@VERSION` cannot be read again.
+    #[error(transparent)]
+    Manifest(#[from] manifest::ManifestError),
 }
 
 /// Whether `name` is taken by an adapter that is not a manifest (the
@@ -178,28 +184,83 @@ pub fn add_dir(dir: &std::path::Path) -> Result<Vec<String>, PluginError> {
     plugin::add_dir(dir, &built_in)
 }
 
-/// The adapter `spec` names: an adapter's name, or the path of an
-/// `adapter.toml` (or of a folder holding one), which is plugged in for
-/// the rest of the process and then known by its name too.
+/// The adapter `spec` names: an adapter's name, `NAME@VERSION` (another
+/// release of an external adapter's parser, see [`crate::release`]), or
+/// the path of an `adapter.toml` (or of a folder holding one), which is
+/// plugged in for the rest of the process and then known by its name
+/// too.
 ///
 /// # Errors
 ///
-/// When no adapter has that name (the error lists the known ones), or the
-/// manifest cannot be plugged in.
+/// When no adapter has that name (the error lists the known ones), the
+/// manifest cannot be plugged in, or the release cannot be had (a bad
+/// version, an adapter that runs only its pin).
 pub fn lookup(spec: &str) -> Result<Entry, LookupError> {
-    let name = if plugin::is_path(spec) {
-        plugin::add_manifest(std::path::Path::new(spec), &built_in)?
+    let (name, version) = if plugin::is_path(spec) {
+        (plugin::add_manifest(std::path::Path::new(spec), &built_in)?, None)
     } else {
-        spec.to_string()
+        let (name, version) = crate::release::split(spec)?;
+        (name.to_string(), version)
     };
     let all = all();
-    if let Some(e) = all.iter().find(|e| e.info.name == name) {
-        return Ok(e.clone());
+    let Some(base) = all.iter().find(|e| e.info.name == name) else {
+        return Err(LookupError::Unknown {
+            name,
+            known: all.into_iter().map(|e| e.info.name).collect(),
+        });
+    };
+    match version {
+        None => Ok(base.clone()),
+        Some(v) => at_release(base, v),
     }
-    Err(LookupError::Unknown {
-        name,
-        known: all.into_iter().map(|e| e.info.name).collect(),
-    })
+}
+
+/// `base` at release `version`: the pin gives `base` itself; another
+/// release of an external adapter with a `[release]` table gives its
+/// own entry; the oracle, the Rust crates linked into the harness and a
+/// command run only what they are.
+///
+/// # Errors
+///
+/// [`crate::release::ReleaseError::PinnedOnly`] for those, or when the
+/// manifest cannot be read again.
+pub fn at_release(base: &Entry, version: &str) -> Result<Entry, LookupError> {
+    let version = crate::release::normalise(version);
+    let pinned_only = |why: &str| {
+        let pinned = base.info.version.rsplit(' ').next().unwrap_or_default();
+        if pinned == version {
+            return Ok(base.clone());
+        }
+        Err(LookupError::Release(crate::release::ReleaseError::PinnedOnly {
+            name: base.info.name.clone(),
+            pinned: pinned.to_string(),
+            asked: version.to_string(),
+            why: why.to_string(),
+        }))
+    };
+    match &base.kind {
+        Kind::External(m) => {
+            if m.pinned == version {
+                return Ok(base.clone());
+            }
+            let m = m.at_release(version)?;
+            let info = Info {
+                name: m.name.clone(),
+                version: m.version.clone(),
+                ..base.info.clone()
+            };
+            Ok(Entry {
+                info,
+                note: base.note.clone(),
+                kind: Kind::External(Box::new(m)),
+            })
+        }
+        Kind::InProcess => pinned_only(
+            "a Rust crate is linked into the harness at the version Cargo.lock pins",
+        ),
+        Kind::Reference(_) => pinned_only("it is this build's oracle"),
+        Kind::Command(_) => pinned_only("a command runs what is installed"),
+    }
 }
 
 /// The entry for a command template (`--command`): named `command`,

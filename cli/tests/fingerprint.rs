@@ -139,6 +139,24 @@ fn bugs_writes_an_index_and_one_report_per_class_for_a_real_parser() {
         assert!(index.contains(&format!("bug-{i:03}.md")));
     }
     assert!(!dir.join(format!("bug-{:03}.md", n + 1)).exists());
+    // Proposed register entries: one per decide bug, in the register's
+    // format, refused by the register until a person reviews them.
+    let proposed = std::fs::read_to_string(dir.join("proposed.toml")).unwrap();
+    let file: robots_fingerprint::register::File = toml::from_str(&proposed)
+        .unwrap_or_else(|e| panic!("{e}\n{proposed}"));
+    assert_eq!(file.adapter, "rust-robots_txt");
+    assert!(!file.bug.is_empty(), "{proposed}");
+    for e in &file.bug {
+        assert!(e.title.starts_with("TO REVIEW: "), "{}", e.title);
+        assert_eq!(e.seen_in, ["0.7.0"]);
+        assert_ne!(e.expected["rfc9309"].answer, e.actual, "{}", e.id);
+        assert!(e.reviewed.is_empty());
+    }
+    let register = dir.join("register");
+    std::fs::create_dir_all(&register).unwrap();
+    std::fs::write(register.join("rust-robots_txt.toml"), &proposed).unwrap();
+    let refused = robots_fingerprint::register::load(&register).unwrap_err();
+    assert!(refused.to_string().contains("rust-robots_txt-1"), "{refused}");
     // The fit it used is written beside the reports, and can be reused.
     let fit = dir.join("fit.json");
     assert!(fit.is_file());

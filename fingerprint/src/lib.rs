@@ -23,7 +23,10 @@ pub mod answers;
 pub mod bugs;
 pub mod fit;
 pub mod from_matrix;
+pub mod history;
+pub mod history_render;
 pub mod reading;
+pub mod register;
 
 pub use answers::{Answers, agree};
 pub use bugs::{About, Bug, find_bugs, write_bugs};

@@ -6,7 +6,7 @@ use std::time::Instant;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use robots_adapters::registry::{self, Kind, Status};
-use robots_adapters::runtime;
+use robots_adapters::{release, runtime};
 
 /// List or install adapters.
 #[derive(clap::Args, Debug)]
@@ -19,9 +19,10 @@ pub struct Args {
 enum Sub {
     /// Every adapter with its version and whether it is ready.
     List,
-    /// Install out-of-process adapters (pinned versions) into .adapters/.
+    /// Install out-of-process adapters into .adapters/: the pinned
+    /// version, or `NAME@VERSION` any release (into .adapters/NAME@VERSION/)
     Setup {
-        /// Adapter names (or paths of adapter.toml files)
+        /// Adapter names, NAME@VERSION, or paths of adapter.toml files
         names: Vec<String>,
         /// Every out-of-process adapter
         #[arg(long)]
@@ -98,104 +99,149 @@ fn finish(bar: &ProgressBar, message: String) {
 }
 
 fn setup(specs: &[String], all: bool) -> anyhow::Result<i32> {
-    // A manifest's path plugs the adapter in; from then on its name.
-    let names: Vec<String> = specs
-        .iter()
-        .map(|s| Ok(registry::lookup(s)?.info.name))
-        .collect::<anyhow::Result<_>>()?;
-    let names = &names[..];
-    let entries: Vec<_> = registry::all()
-        .into_iter()
-        .filter(|e| matches!(e.kind, Kind::External(_)))
-        .filter(|e| all || names.contains(&e.info.name))
-        .collect();
-    for n in names {
+    // A manifest's path plugs the adapter in; `NAME@VERSION` names a
+    // release of its parser with its own state folder.
+    let mut entries: Vec<registry::Entry> = if all {
+        registry::all()
+            .into_iter()
+            .filter(|e| matches!(e.kind, Kind::External(_)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    for spec in specs {
+        let e = registry::lookup(spec)?;
         anyhow::ensure!(
-            entries.iter().any(|e| &e.info.name == n),
-            "no out-of-process adapter `{n}`"
+            matches!(e.kind, Kind::External(_)),
+            "`{spec}` is not an out-of-process adapter: nothing to set up"
         );
+        if !entries.iter().any(|o| o.info.name == e.info.name) {
+            entries.push(e);
+        }
     }
     anyhow::ensure!(!entries.is_empty(), "name adapters to set up, or --all");
     report_missing_runtimes(&entries);
     let mut failed = 0;
     for (i, e) in entries.iter().enumerate() {
-        let Kind::External(m) = &e.kind else { continue };
-        let bar = ProgressBar::new_spinner().with_style(
-            ProgressStyle::with_template(
-                "{spinner} [{prefix}] {msg} {elapsed}",
-            )
-            .expect("valid template"),
-        );
-        bar.set_prefix(format!("{}/{} {}", i + 1, entries.len(), m.name));
-        bar.enable_steady_tick(std::time::Duration::from_millis(200));
-        let missing = runtime::missing(m);
-        if !missing.is_empty() {
-            let what: Vec<&str> =
-                missing.iter().map(|r| r.what.as_str()).collect();
-            finish(
-                &bar,
-                format!(
-                    "skipped: {} missing (fix: {})",
-                    what.join(", "),
-                    runtime::fix_line(&missing)
-                ),
-            );
-            failed += 1;
-            continue;
-        }
-        std::fs::create_dir_all(&m.state)
-            .with_context(|| format!("creating {}", m.state.display()))?;
-        let log_path = m.state.join("setup.log");
-        let started = Instant::now();
-        let mut ok = true;
-        for (k, argv) in m.setup.iter().enumerate() {
-            bar.set_message(format!(
-                "step {}/{}: {}",
-                k + 1,
-                m.setup.len(),
-                argv.join(" ")
-            ));
-            let log = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&log_path)?;
-            let status = Command::new(&argv[0])
-                .args(&argv[1..])
-                .current_dir(&m.dir)
-                .stdin(Stdio::null())
-                .stdout(log.try_clone()?)
-                .stderr(log)
-                .status();
-            if !status.is_ok_and(|s| s.success()) {
-                finish(
-                    &bar,
-                    format!(
-                        "FAILED at step {} (log: {})",
-                        k + 1,
-                        log_path.display()
-                    ),
-                );
-                ok = false;
-                break;
-            }
-        }
-        if ok {
-            let ready = registry::status(e) == Status::Ready;
-            finish(
-                &bar,
-                format!(
-                    "{} in {:.1} s",
-                    if ready {
-                        "ready"
-                    } else {
-                        "installed, but its ready check fails"
-                    },
-                    started.elapsed().as_secs_f64()
-                ),
-            );
-            ok = ready;
-        }
-        failed += usize::from(!ok);
+        let prefix = format!("{}/{} {}", i + 1, entries.len(), e.info.name);
+        failed += usize::from(set_up(e, &prefix)?.is_err());
     }
     Ok(if failed == 0 { 0 } else { 1 })
+}
+
+/// Runs the set-up of the out-of-process adapter `e` (its release's, for
+/// `NAME@VERSION`), with a spinner labelled `prefix` and its outcome on
+/// its own line; `Err(why)` when it is not ready afterwards.
+///
+/// # Errors
+///
+/// When its state folder or set-up log cannot be written.
+pub fn set_up(
+    e: &registry::Entry,
+    prefix: &str,
+) -> anyhow::Result<Result<(), String>> {
+    let Kind::External(m) = &e.kind else {
+        return Ok(Err(format!(
+            "{} is not an out-of-process adapter",
+            e.info.name
+        )));
+    };
+    let bar = ProgressBar::new_spinner().with_style(
+        ProgressStyle::with_template("{spinner} [{prefix}] {msg} {elapsed}")
+            .expect("valid template"),
+    );
+    bar.set_prefix(prefix.to_string());
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    let missing = runtime::missing(m);
+    if !missing.is_empty() {
+        let what: Vec<&str> =
+            missing.iter().map(|r| r.what.as_str()).collect();
+        let why = format!(
+            "{} missing (fix: {})",
+            what.join(", "),
+            runtime::fix_line(&missing)
+        );
+        finish(&bar, format!("skipped: {why}"));
+        return Ok(Err(why));
+    }
+    if let Err(why) = release_listed(m) {
+        finish(&bar, format!("skipped: {why}"));
+        return Ok(Err(why));
+    }
+    std::fs::create_dir_all(&m.state)
+        .with_context(|| format!("creating {}", m.state.display()))?;
+    let log_path = m.state.join("setup.log");
+    let started = Instant::now();
+    let mut outcome = Ok(());
+    for (k, argv) in m.setup.iter().enumerate() {
+        bar.set_message(format!(
+            "step {}/{}: {}",
+            k + 1,
+            m.setup.len(),
+            argv.join(" ")
+        ));
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log_path)?;
+        let status = Command::new(&argv[0])
+            .args(&argv[1..])
+            .current_dir(&m.dir)
+            .stdin(Stdio::null())
+            .stdout(log.try_clone()?)
+            .stderr(log)
+            .status();
+        if !status.is_ok_and(|s| s.success()) {
+            let what = match &m.release {
+                Some(v) => format!("{v} is not installable here: FAILED"),
+                None => "FAILED".into(),
+            };
+            let why = format!(
+                "{what} at step {} (log: {})",
+                k + 1,
+                log_path.display()
+            );
+            finish(&bar, why.clone());
+            outcome = Err(why);
+            break;
+        }
+    }
+    if outcome.is_ok() {
+        let ready = registry::status(e) == Status::Ready;
+        finish(
+            &bar,
+            format!(
+                "{} in {:.1} s",
+                if ready {
+                    "ready"
+                } else {
+                    "installed, but its ready check fails"
+                },
+                started.elapsed().as_secs_f64()
+            ),
+        );
+        if !ready {
+            outcome = Err("installed, but its ready check fails".into());
+        }
+    }
+    Ok(outcome)
+}
+
+/// For a release other than the pin: that the registry lists it (an
+/// unlisted version is refused naming it; a registry that cannot be
+/// asked here is said, and the set-up itself then tells).
+fn release_listed(
+    m: &robots_adapters::manifest::Manifest,
+) -> Result<(), String> {
+    let (Some(version), Some(releases)) = (&m.release, &m.releases) else {
+        return Ok(());
+    };
+    match release::list(releases, &m.dir) {
+        Ok(known) => release::ensure_listed(releases, version, &known)
+            .map_err(|e| e.to_string()),
+        Err(e) => {
+            eprintln!("{}: {e}; trying the set-up anyway", m.name);
+            Ok(())
+        }
+    }
 }

@@ -73,6 +73,15 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     };
     write_bugs(&a.out, &about, &fit, &bugs)
         .with_context(|| format!("writing {}", a.out.display()))?;
+    let proposed = a.out.join("proposed.toml");
+    let text = robots_fingerprint::register::propose(
+        &about.adapter,
+        &about.version,
+        &answers.info.profile,
+        &bugs,
+    );
+    atomic_write(&proposed, text.as_bytes())
+        .with_context(|| format!("writing {}", proposed.display()))?;
     let fit_json = a.out.join("fit.json");
     atomic_write(&fit_json, serde_json::to_string_pretty(&fit)?.as_bytes())
         .with_context(|| format!("writing {}", fit_json.display()))?;

@@ -15,6 +15,7 @@ mod check_usage;
 mod coverage;
 mod diff;
 mod fingerprint;
+mod history;
 mod matrix;
 mod open;
 mod playground;
@@ -64,6 +65,8 @@ enum Command {
     Fingerprint(fingerprint::Args),
     /// One upstream-ready report per bug of a parser (after the fit).
     Bugs(bugs::Args),
+    /// One parser over its releases: scores, fitted readings, changes.
+    History(history::Args),
     /// Differential fuzzing: find, minimise and classify disagreements.
     Diff(diff::Args),
     /// Move fuzz findings into spec-cases/ after they validate.
@@ -139,6 +142,7 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Validate(a) => validate::run(a),
         Command::Matrix(a) => matrix::run(a),
         Command::Certify(a) => certify::run(a),
+        Command::History(a) => history::run(a),
         Command::Adapters(a) => adapters::run(a),
         Command::Serve(a) => serve::run(a),
         Command::Bench(a) => bench::run(a),
