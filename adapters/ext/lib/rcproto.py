@@ -257,7 +257,8 @@ def _no_proxies():
 
 
 def serve(info, decide=None, parse=None, allowed=None, sitemaps=None, crawl_delay=None,
-          valid_token=None, robots_url=None, fetch=None, stdin=None, content_signal=None):
+          valid_token=None, robots_url=None, fetch=None, stdin=None, content_signal=None,
+          usage=None):
     """Runs the protocol loop on stdin/stdout until EOF. See the module docstring."""
     hello = dict(info)
     hello.setdefault("protocol", PROTOCOL)
@@ -310,6 +311,14 @@ def serve(info, decide=None, parse=None, allowed=None, sitemaps=None, crawl_dela
             robots = _robots(req)
             agent = _field(req, "agent", str, "a string")
             return {"value": number_text(crawl_delay(robots, agent))}
+        if op == "usage" and usage is not None:
+            robots = _robots(req)
+            agent = _field(req, "agent", str, "a string")
+            url = _field(req, "url", str, "a string")
+            prefs = usage(robots, agent, url)
+            if prefs is not None and not isinstance(prefs, dict):
+                raise RuntimeError("adapter gave %r, not None or a dict" % (prefs,))
+            return {"value": {"crawlable": prefs is not None, "usage": prefs}}
         if op == "content-signal" and content_signal is not None:
             robots = _robots(req)
             agent = _field(req, "agent", str, "a string")

@@ -10,7 +10,9 @@ Input conventions:
 - URLs: allowed(agent, url) takes absolute URLs and paths as given; a URL the oracle refuses
   raises ValueError with the oracle's message, reported as that URL's error.
 - sitemaps: the `sitemaps` property; crawl-delay: crawl_delay(agent), the value as written;
-  valid-token: is_valid_product_token(token); robots-url: robots_txt_url(url). No fetch API.
+  valid-token: is_valid_product_token(token); robots-url: robots_txt_url(url); usage:
+  usage(agent, url) (None for a URL that may not be crawled, else category -> y/n/unknown;
+  under rfc9309, the claimed profile, every category is unknown). No fetch API.
 
 Known deviations: none expected; this adapter exists to prove the package answers what the
 `reference` adapter (the same oracle, in process) answers.
@@ -43,4 +45,5 @@ rcproto.serve(
     crawl_delay=lambda robots, agent: parse(robots).crawl_delay(agent),
     valid_token=robots_oracle.is_valid_product_token,
     robots_url=robots_oracle.robots_txt_url,
+    usage=lambda robots, agent, url: parse(robots).usage(agent, url),
 )
