@@ -433,3 +433,26 @@ impl Column {
         self.levels.get(level).map(|[p, t]| (*p, *t))
     }
 }
+
+/// A ready column with no answers, for the reports' unit tests.
+#[cfg(test)]
+pub(crate) fn test_column(name: &str, profile: &str) -> Column {
+    Column {
+        info: robots_adapters::Info {
+            name: name.into(),
+            language: "rust".into(),
+            version: "1".into(),
+            profile: profile.into(),
+            capabilities: robots_adapters::Capabilities::decide_only(),
+        },
+        status: "ready".into(),
+        why: None,
+        fix: None,
+        seconds: 0.0,
+        cost: Default::default(),
+        counts: BTreeMap::new(),
+        levels: BTreeMap::new(),
+        categories: BTreeMap::new(),
+        fingerprint: None,
+    }
+}

@@ -74,30 +74,11 @@ pub fn queue(m: &Matrix) -> Vec<Item<'_>> {
 mod tests {
     use std::collections::BTreeMap;
 
-    use robots_adapters::{Capabilities, Info};
-
     use super::*;
     use crate::matrix::{CaseInfo, Cell, Column};
 
     fn column(name: &str, profile: &str) -> Column {
-        Column {
-            info: Info {
-                name: name.into(),
-                language: "rust".into(),
-                version: "1".into(),
-                profile: profile.into(),
-                capabilities: Capabilities::decide_only(),
-            },
-            status: "ready".into(),
-            why: None,
-            fix: None,
-            seconds: 0.0,
-            cost: Default::default(),
-            counts: BTreeMap::new(),
-            levels: BTreeMap::new(),
-            categories: BTreeMap::new(),
-            fingerprint: None,
-        }
+        crate::matrix::test_column(name, profile)
     }
 
     /// A row whose rfc9309 outcome per adapter is given.

@@ -111,29 +111,12 @@ pub fn write(m: &Matrix, out: &mut impl Write) -> std::io::Result<()> {
 mod tests {
     use std::collections::BTreeMap;
 
-    use robots_adapters::{Capabilities, Info};
-
     use super::*;
 
     fn column(name: &str, profile: &str) -> Column {
-        Column {
-            info: Info {
-                name: name.into(),
-                language: "rust".into(),
-                version: "1".into(),
-                profile: profile.into(),
-                capabilities: Capabilities::decide_only(),
-            },
-            status: "ready".into(),
-            why: None,
-            fix: None,
-            seconds: 0.0,
-            cost: Default::default(),
-            counts: [("pass".to_string(), 7)].into(),
-            levels: BTreeMap::new(),
-            categories: BTreeMap::new(),
-            fingerprint: None,
-        }
+        let mut c = crate::matrix::test_column(name, profile);
+        c.counts = [("pass".to_string(), 7)].into();
+        c
     }
 
     fn matrix(profile: &str, adapters: Vec<Column>) -> Matrix {
