@@ -185,34 +185,26 @@ impl RobotsTxt {
             }
         }
         let mut lines: Vec<(u32, &str)> = Vec::new();
-        match self.profile.content_signal_scope {
-            SignalScope::Group => {
+        let is_star = |a: &crate::parse::Agent| a.token == AgentToken::Global;
+        let star_groups =
+            || self.groups.iter().filter(|g| g.agents.iter().any(is_star));
+        let scope = self.profile.content_signal_scope;
+        match scope {
+            SignalScope::Group | SignalScope::GroupOrStar => {
                 let selection = select(&self.groups, agent, &self.profile);
                 for &i in &selection.groups {
                     take(&mut lines, &self.groups[i].records);
                 }
-            }
-            SignalScope::GroupOrStar => {
-                let selection = select(&self.groups, agent, &self.profile);
-                for &i in &selection.groups {
-                    take(&mut lines, &self.groups[i].records);
-                }
-                if lines.is_empty() && !selection.global {
-                    for g in &self.groups {
-                        if g.agents
-                            .iter()
-                            .any(|a| a.token == AgentToken::Global)
-                        {
-                            take(&mut lines, &g.records);
-                        }
-                    }
+                let fall_back = scope == SignalScope::GroupOrStar
+                    && lines.is_empty()
+                    && !selection.global;
+                for g in star_groups().filter(|_| fall_back) {
+                    take(&mut lines, &g.records);
                 }
             }
             SignalScope::StarGroups => {
-                for g in &self.groups {
-                    if g.agents.iter().any(|a| a.token == AgentToken::Global) {
-                        take(&mut lines, &g.records);
-                    }
+                for g in star_groups() {
+                    take(&mut lines, &g.records);
                 }
             }
             SignalScope::File => {
