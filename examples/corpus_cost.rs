@@ -1,6 +1,8 @@
 //! Parse + decide over a folder of robots.txt files (for callgrind):
 //! `corpus_cost DIR [N]`, the first N files in name order; prints a
-//! checksum of the verdicts so two builds can be shown to agree.
+//! checksum of the verdicts so two builds can be shown to agree. Every
+//! decision path is taken: `is_allowed`, `decide` (explained),
+//! `parse_for` and `check_once` (one pass, nothing kept).
 use robots_oracle::{Profile, RobotsTxt};
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -25,6 +27,15 @@ fn main() {
                 }
                 if let Ok(d) = r.decide("Googlebot", u) {
                     sum = sum.wrapping_add(d.candidates.len() as u64);
+                }
+                if RobotsTxt::check_once(body, &p, "Bingbot", u) {
+                    sum = sum.wrapping_mul(7).wrapping_add(i as u64 + 1);
+                }
+            }
+            let mine = RobotsTxt::parse_for(body, &p, "GPTBot");
+            for (i, u) in urls.iter().enumerate() {
+                if mine.is_allowed(u) {
+                    sum = sum.wrapping_mul(13).wrapping_add(i as u64 + 1);
                 }
             }
         }
