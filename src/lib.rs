@@ -33,10 +33,15 @@
 //!
 //! Three rooms: `reading` (what the text says: lex, parse, agent, tokens,
 //! encode, pattern, target, decide, and the AI preference drafts in
-//! `reading::aipref`), `fast` (the same answers sooner: index, haystack,
-//! trie, early, once, focus, kept_lines) and `space` (the readings a
-//! parser may take: profile, settle, classify); [`fetch`] models the
-//! fetch. Each room's module doc says what it must never do.
+//! `reading::aipref`), `fast` (the same answers sooner: adaptive, tries,
+//! index, haystack, trie, early, once, focus, kept_lines) and `space`
+//! (the readings a parser may take: profile, settle, classify); [`fetch`]
+//! models the fetch. Each room's module doc says what it must never do.
+//! The fast paths depend on the reading, never the reverse
+//! (`tests/rooms.rs`): the public decisions that want speed
+//! ([`RobotsTxt::decide`], [`RobotsTxt::is_allowed`],
+//! [`RobotsTxt::usage`], [`RobotsTxt::decide_tokens`]) are the reading's,
+//! their matching rules found by the fast room.
 //!
 //! # Where each clause lives
 //!
@@ -50,6 +55,7 @@
 //! | §2.2.2 matching, §2.2.3 `*` and `$` | `pattern` |
 //! | §2.2.2 which URL octets are matched; §2.3 robots.txt location | `target` |
 //! | §2.2.2 longest match, ties, no match, `/robots.txt` | `decide` |
+//! | §2.2.2 the same decisions sooner ([`RobotsTxt::decide`], [`RobotsTxt::is_allowed`]) | `adaptive` |
 //! | §2.2.1 and §2.2.2 for one crawler: its groups only ([`RobotsTxt::parse_for`]) | `focus` |
 //! | one URL in one pass, nothing kept ([`RobotsTxt::check_once`]) | `once` |
 //! | a long URL decided on its raw path when a prefix settles it | `early` |
@@ -98,10 +104,10 @@ mod test_support;
 
 // The rooms' modules by their own names, so that every module reaches
 // another as `crate::<module>` wherever it lives.
-use fast::{early, focus, haystack, index, kept_lines, once, trie};
+use fast::{adaptive, early, focus, haystack, index, kept_lines, trie, tries};
 use reading::{
-    agent, aipref, decide, diag, encode, explain, lex, octets, parse, pattern,
-    target,
+    agent, aipref, decide, diag, encode, explain, lex, memo, octets, parse,
+    pattern, target,
 };
 use space::{classify, profile, settle};
 

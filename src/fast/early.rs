@@ -1,5 +1,5 @@
 //! A long URL decided on its raw path: the probe of the longest rules
-//! (`decide::probe`) run on the path as written, before the URL is cut at
+//! (`adaptive::probe`) run on the path as written, before the URL is cut at
 //! its fragment and canonicalised, which costs passes over every octet.
 //!
 //! Why this is the plain reading's verdict: let R be the raw path and T
@@ -30,9 +30,10 @@
 //! `PROBE_TARGET` octets, where a decision probes anyway. Must never
 //! carry a non-match from R to T, nor run under another precedence.
 
+use crate::adaptive::{Obeyed, PROBE_TARGET, Scan, probe, tops};
 use crate::agent::Selection;
-use crate::decide::{Obeyed, PROBE_TARGET, Scan, probe, tops};
 use crate::explain::Verdict;
+use crate::index::LazyIndex;
 use crate::parse::RobotsTxt;
 use crate::profile::{Precedence, Priority};
 use crate::target::{is_plain, raw_path};
@@ -64,7 +65,7 @@ impl RobotsTxt {
         let p = &self.profile;
         let longest = (p.precedence, p.priority)
             == (Precedence::LongestMatch, Priority::PatternOctets);
-        if !longest || scan == Scan::Linear || url.len() < PROBE_TARGET {
+        if !longest || url.len() < PROBE_TARGET {
             return Raw::Skipped;
         }
         let Some((_, path)) = raw_path(url) else { return Raw::Skipped };
@@ -73,7 +74,7 @@ impl RobotsTxt {
         }
         let group = |i: usize| {
             let index = match scan {
-                Scan::Adaptive => self.indexes[i].built(),
+                Scan::Adaptive => LazyIndex::built(&self.memos[i]),
                 _ => self.index_of(i, scan),
             };
             (&self.groups[i].rules[..], index)

@@ -358,6 +358,24 @@ mod tests {
             proptest::prop_assert_eq!(numbered.find_numbered(1, n, from), want);
             proptest::prop_assert_eq!(table.find(n, 0), Plain(t).find(n, 0));
         }
+
+        #[test]
+        fn the_octet_table_finds_what_the_plain_search_finds(
+            pattern in "[abc*/]{0,10}\\$?",
+            target in "/[abc/]{60,200}",
+        ) {
+            let p = crate::pattern::Pattern::compile(pattern.as_bytes(), &crate::profile::Profile::rfc9309());
+            let s = p.shape(pattern.as_bytes());
+            let t = target.as_bytes();
+            proptest::prop_assert_eq!(
+                s.matches_in(&Haystack::table(t)),
+                s.matches(t)
+            );
+            proptest::prop_assert_eq!(
+                s.matches_in(&Haystack::direct(t)),
+                s.matches(t)
+            );
+        }
     }
 
     #[test]

@@ -46,10 +46,9 @@
 use std::collections::HashMap;
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::decide::Best;
+use crate::memo::GroupMemo;
 use crate::parse::RuleKind;
 use crate::pattern::Shape;
 use crate::trie::PieceTrie;
@@ -368,44 +367,30 @@ impl Index {
     }
 }
 
-/// A group's index, built on the group's [`BUILD_AFTER`]th consultation
-/// (or at once when forced). `Sync`: decisions may run on many threads.
-#[derive(Debug, Default)]
-pub(crate) struct LazyIndex {
-    consulted: AtomicU32,
-    index: OnceLock<Index>,
-}
-
-impl Clone for LazyIndex {
-    fn clone(&self) -> LazyIndex {
-        LazyIndex {
-            consulted: AtomicU32::new(self.consulted.load(Ordering::Relaxed)),
-            index: self.index.clone(),
-        }
-    }
-}
+/// A group's index, kept in the group's memo (`memo::GroupMemo`) and
+/// built on the group's [`BUILD_AFTER`]th consultation (or at once when
+/// forced).
+pub(crate) struct LazyIndex;
 
 impl LazyIndex {
     /// The index, if it is built (counts no consultation).
-    pub fn built(&self) -> Option<&Index> {
-        self.index.get()
+    pub fn built(memo: &GroupMemo) -> Option<&Index> {
+        memo.kept()
     }
 
     /// The index of a group of `rules` rules, built by `build` if it is
     /// (now) worth having; `force` builds it whatever the size and count.
     pub fn get(
-        &self,
+        memo: &GroupMemo,
         rules: usize,
         force: bool,
         build: impl FnOnce() -> Index,
     ) -> Option<&Index> {
-        if let Some(index) = self.index.get() {
+        if let Some(index) = memo.kept() {
             return Some(index);
         }
-        let due = rules >= MIN_RULES
-            && self.consulted.fetch_add(1, Ordering::Relaxed) + 1
-                >= BUILD_AFTER;
-        (force || due).then(|| self.index.get_or_init(build))
+        let due = rules >= MIN_RULES && memo.consult() >= BUILD_AFTER;
+        (force || due).then(|| memo.keep(build)).flatten()
     }
 }
 

@@ -16,9 +16,11 @@
 //! callers pass).
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use crate::diag::DiagnosticKind;
 use crate::lex::{Content, Key, lex};
+use crate::parse::{Lexed, RobotsTxt};
 use crate::profile::{BomHandling, Profile};
 
 /// The fields of a profile the lexer reads (`lex` reads no other).
@@ -167,6 +169,20 @@ impl KeptLines {
         })
     }
 
+    /// [`RobotsTxt::parse`] of a body whose kept octets are `file`
+    /// (`body[..kept_len(body, p)]`), read from these lines, which `file`
+    /// was lexed into under a profile with `p`'s [`LexView`]: several
+    /// parses of one body then share one copy of it and one lexing
+    /// (`classify` keeps many).
+    pub(crate) fn parse(&self, file: &Arc<[u8]>, p: &Profile) -> RobotsTxt {
+        let lexed = Lexed {
+            lines: self.lines(file),
+            bom_skipped: self.bom_skipped,
+            limit_reached: self.limit_reached,
+        };
+        RobotsTxt::parse_lexed(file, p, lexed)
+    }
+
     /// What the kept lines hold, generously.
     pub(crate) fn bytes(&self) -> usize {
         let notes: usize = self.lines.iter().map(|l| 64 * l.notes.len()).sum();
@@ -242,7 +258,7 @@ mod tests {
         fn parses_on_kept_lines_are_parses(b in body(), p in profile()) {
             let file: Arc<[u8]> = Arc::from(&b[..kept_len(&b, &p)]);
             let kept = KeptLines::lex(&file, &p);
-            let on_kept = RobotsTxt::parse_relexed(file, &kept, &p);
+            let on_kept = kept.parse(&file, &p);
             prop_assert_eq!(parsed(&on_kept), parsed(&RobotsTxt::parse(&b, &p)));
         }
     }

@@ -4,6 +4,8 @@
 //!
 //! | module | what it speeds up |
 //! |---|---|
+//! | `adaptive` | `decide` and `is_allowed`: the plain decision's matches found through the others, and early stops |
+//! | `tries` | one group's rules tried through the haystack or the group's trie |
 //! | `index` | a group's rules named as candidates by one Aho-Corasick scan |
 //! | `haystack`, `trie` | pieces of many rules searched in one walk of a long target |
 //! | `early` | a long URL settled on its raw path |
@@ -15,6 +17,7 @@
 //! back to the reading), or cost more than the reading's bound
 //! (O(|path| · |pattern|) per rule tried).
 
+pub(crate) mod adaptive;
 pub(crate) mod early;
 pub(crate) mod focus;
 pub(crate) mod haystack;
@@ -22,3 +25,4 @@ pub(crate) mod index;
 pub(crate) mod kept_lines;
 pub(crate) mod once;
 pub(crate) mod trie;
+pub(crate) mod tries;

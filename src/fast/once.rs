@@ -4,8 +4,9 @@
 //! verdict of `RobotsTxt::parse(body, profile).is_allowed(agent, url)`.
 //!
 //! The parser (`parse`, in its focused mode, see `focus`) decides which
-//! groups apply; each rule it does not skip comes here with whether its
-//! group names the crawler. Two tallies are kept, one for the groups
+//! groups apply; each rule it does not skip comes here, to the parse's
+//! `RuleSink` that [`Stream`] is, with whether its group names the
+//! crawler. Two tallies are kept, one for the groups
 //! naming the crawler and one for the `*` groups (§2.2.1: the `*` groups
 //! count only when no group names it), each the best allow and disallow
 //! priorities (longest match) or the first match (first-match
@@ -21,8 +22,7 @@
 use crate::decide::{Best, shape_hit, shapes_bound};
 use crate::explain::Verdict;
 use crate::haystack::Haystack;
-use crate::parse::{RobotsTxt, RuleKind};
-use crate::pattern::Shape;
+use crate::parse::{RobotsTxt, RuleKind, RuleSink, Shapes};
 use crate::profile::{Precedence, Priority, Profile};
 use crate::target::match_octets;
 
@@ -56,14 +56,21 @@ impl<'t> Stream<'t> {
         }
     }
 
+    /// The verdict, `specific` telling whether a group named the crawler.
+    fn verdict(&self, specific: bool, tie_allows: bool) -> Verdict {
+        let tally = if specific { &self.specific } else { &self.global };
+        match (self.first_match, tally.first) {
+            (true, Some(RuleKind::Disallow)) => Verdict::Disallowed,
+            (true, _) => Verdict::Allowed,
+            (false, _) => tally.best.verdict(tie_allows),
+        }
+    }
+}
+
+impl RuleSink for Stream<'_> {
     /// A rule of an obeyed group (`specific`: one naming the crawler),
     /// given by its patterns.
-    pub fn rule<'r>(
-        &mut self,
-        specific: bool,
-        kind: RuleKind,
-        shapes: impl Iterator<Item = Shape<'r>> + Clone,
-    ) {
+    fn rule(&mut self, specific: bool, kind: RuleKind, shapes: Shapes<'_>) {
         let tally =
             if specific { &mut self.specific } else { &mut self.global };
         if self.first_match && tally.first.is_some() {
@@ -81,16 +88,6 @@ impl<'t> Stream<'t> {
         };
         tally.first = tally.first.or(Some(kind));
         tally.best.add_match(kind, priority);
-    }
-
-    /// The verdict, `specific` telling whether a group named the crawler.
-    fn verdict(&self, specific: bool, tie_allows: bool) -> Verdict {
-        let tally = if specific { &self.specific } else { &self.global };
-        match (self.first_match, tally.first) {
-            (true, Some(RuleKind::Disallow)) => Verdict::Disallowed,
-            (true, _) => Verdict::Allowed,
-            (false, _) => tally.best.verdict(tie_allows),
-        }
     }
 }
 
@@ -123,9 +120,9 @@ impl RobotsTxt {
             // The one pass knows only the plain grouping (see `parse`).
             return RobotsTxt::parse(body, profile).is_allowed(agent, url);
         }
-        let stream = Stream::new(&target, profile);
-        let Some((stream, specific)) =
-            RobotsTxt::stream(body, profile, agent, stream)
+        let mut stream = Stream::new(&target, profile);
+        let Some(specific) =
+            RobotsTxt::stream(body, profile, agent, &mut stream)
         else {
             return true;
         };

@@ -13,14 +13,17 @@
 //! | `target` | which URL octets are matched; the robots.txt URL (§2.2.2, §2.3) |
 //! | `decide` | longest match, ties, no match, `/robots.txt` (§2.2.2) |
 //! | `explain`, `diag`, `octets` | the decision's evidence, odd lines, the kept file |
+//! | `memo` | room per group for what faster readers build (kept opaque) |
 //! | `aipref` | Content-Usage (draft-ietf-aipref-attach-05), statements (vocab-07), Content-Signal |
 //!
-//! Must never: do I/O, panic, or hold a reading that no clause or
-//! profile switch names. Today `decide` and `parse` still call into the
-//! fast room (`decide` takes an index or a probe when one pays, `parse`
-//! keeps the lazily built indexes and feeds `once`'s stream); the plain
-//! reading of every decision is `RobotsTxt::decide_linear`, which the
-//! fast paths are tested against.
+//! Must never: do I/O, panic, hold a reading that no clause or profile
+//! switch names, or name the fast room (`fast`): the fast paths depend on
+//! the reading, never the reverse (`tests/rooms.rs` holds it). What they
+//! need, the reading offers without knowing them: `decide::FindHits`
+//! (which rules match), `parse::RuleSink` (each obeyed rule as it is
+//! read), `parse::RobotsTxt::parse_lexed` (lines lexed already) and
+//! `memo` (a slot per group). The plain reading of every decision is
+//! `RobotsTxt::decide_linear`, which the fast paths are tested against.
 
 pub(crate) mod agent;
 pub(crate) mod aipref;
@@ -29,6 +32,7 @@ pub(crate) mod diag;
 pub(crate) mod encode;
 pub(crate) mod explain;
 pub(crate) mod lex;
+pub(crate) mod memo;
 pub(crate) mod octets;
 pub(crate) mod parse;
 pub(crate) mod pattern;

@@ -10,17 +10,21 @@
 //! *for one crawler*, `focus`, asks `agent` which groups it may skip, and
 //! skips them as it reads them; only under the plain grouping readings,
 //! see `Profile::grouping_is_plain`).
+//!
+//! What faster readers need from a parse, the parse offers without
+//! knowing them: a [`RuleSink`] that takes each obeyed rule as it is read
+//! (`once` is one), [`RobotsTxt::parse_lexed`] for lines lexed already
+//! (`kept_lines`), and one memo per group (`memo`) that the rule index
+//! (`index`) is kept in. Must never name a fast path.
 
 use std::sync::Arc;
 
 use crate::agent::names;
 use crate::aipref::rule::UsageRule;
 use crate::diag::{Diagnostic, DiagnosticKind};
-use crate::index::LazyIndex;
-use crate::kept_lines::KeptLines;
 use crate::lex::{Content, Key, lex};
+use crate::memo::GroupMemo;
 use crate::octets::Octets;
-use crate::once::Stream;
 use crate::pattern::{Pattern, Shape};
 use crate::profile::{PreambleRules, Profile};
 
@@ -83,11 +87,25 @@ impl Rule {
     }
 
     /// The rule's pattern, then the derived `/dir/$` one if any.
-    pub(crate) fn shapes(&self) -> impl Iterator<Item = Shape<'_>> {
+    pub(crate) fn shapes(&self) -> Shapes<'_> {
         let directory = self.directory.as_deref();
         std::iter::once(self.pattern.shape(&self.value))
             .chain(directory.map(|(value, p)| p.shape(value)))
     }
+}
+
+/// A rule's patterns: its own, then the derived `/dir/$` one if any.
+pub(crate) type Shapes<'r> = std::iter::Chain<
+    std::iter::Once<Shape<'r>>,
+    std::option::IntoIter<Shape<'r>>,
+>;
+
+/// What a parse for one crawler can feed the rules it obeys to, as they
+/// are read and without keeping them (`once` matches them at once).
+pub(crate) trait RuleSink {
+    /// A rule of a group the crawler obeys (`specific`: a group naming
+    /// it, else a `*` group), given by its patterns.
+    fn rule(&mut self, specific: bool, kind: RuleKind, shapes: Shapes<'_>);
 }
 
 /// A record other than user-agent, allow and disallow (§2.2.4).
@@ -137,8 +155,9 @@ pub struct RobotsTxt {
     pub(crate) records: Vec<Record>,
     pub(crate) diagnostics: Vec<Diagnostic>,
     pub(crate) profile: Profile,
-    /// One rule index per group, built on first use (see `index`).
-    pub(crate) indexes: Box<[LazyIndex]>,
+    /// One memo per group, for what faster readers build about it
+    /// (see `memo`).
+    pub(crate) memos: Box<[GroupMemo]>,
     /// The octets parsed (the body up to the parse limit), which rule
     /// values share.
     pub(crate) file: Arc<[u8]>,
@@ -154,9 +173,9 @@ struct Focus<'a> {
     global: bool,
     /// A group naming the crawler was kept: `*` groups no longer apply.
     specific_kept: bool,
-    /// One check in one pass (`once`): rules are matched as they are
-    /// read, and neither compiled into the file nor kept.
-    stream: Option<Stream<'a>>,
+    /// One check in one pass (`once`): rules go to the sink as they are
+    /// read, and are neither compiled into the file nor kept.
+    stream: Option<&'a mut dyn RuleSink>,
 }
 
 impl Focus<'_> {
@@ -484,6 +503,19 @@ impl Builder<'_> {
     }
 }
 
+/// One line lexed already: its number, content and notes.
+pub(crate) type LexedLine<'l> = (u32, Content<'l>, &'l [DiagnosticKind]);
+
+/// A body's lines lexed already (see [`RobotsTxt::parse_lexed`]).
+pub(crate) struct Lexed<L> {
+    /// The lines, in file order.
+    pub lines: L,
+    /// A BOM was skipped.
+    pub bom_skipped: bool,
+    /// The parse limit was reached.
+    pub limit_reached: bool,
+}
+
 /// What of a body can be parsed: the parse limit, with room for a BOM
 /// and one more octet so that lexing still sees the limit reached.
 pub(crate) fn kept_len(body: &[u8], profile: &Profile) -> usize {
@@ -491,7 +523,7 @@ pub(crate) fn kept_len(body: &[u8], profile: &Profile) -> usize {
 }
 
 impl<'a> Focus<'a> {
-    fn new(agent: &'a str, stream: Option<Stream<'a>>) -> Focus<'a> {
+    fn new(agent: &'a str, stream: Option<&'a mut dyn RuleSink>) -> Focus<'a> {
         let (names, global, specific_kept) = (false, false, false);
         Focus { agent, names, global, specific_kept, stream }
     }
@@ -538,22 +570,24 @@ impl<'p> Builder<'p> {
         self.close();
     }
 
-    /// [`Builder::read`] on lines lexed already from `file`, under a
-    /// profile with this one's [`LexView`](crate::kept_lines::LexView).
-    /// The same frame as `read`, written twice on purpose: one generic
-    /// frame fed by either iterator made parsing the real corpus 14 %
-    /// slower (`robots-conformance bench`, parse + one check: 741 → 634
-    /// MB/s), even inlined.
-    fn read_kept(&mut self, kept: &KeptLines, file: &[u8]) {
-        if kept.bom_skipped {
+    /// [`Builder::read`] on lines lexed already, under a profile with
+    /// this one's lexer fields. The same frame as `read`, written twice on
+    /// purpose: one generic frame fed by either iterator made parsing the
+    /// real corpus 14 % slower (`robots-conformance bench`, parse + one
+    /// check: 741 → 634 MB/s), even inlined.
+    fn read_lexed<'l>(
+        &mut self,
+        lexed: Lexed<impl Iterator<Item = LexedLine<'l>>>,
+    ) {
+        if lexed.bom_skipped {
             self.note(1, DiagnosticKind::BomSkipped);
         }
         let mut last = 1;
-        for (number, content, notes) in kept.lines(file) {
+        for (number, content, notes) in lexed.lines {
             last = number;
             self.line(number, content, notes);
         }
-        if kept.limit_reached {
+        if lexed.limit_reached {
             self.note(last, DiagnosticKind::ParseLimitReached);
         }
         self.close();
@@ -589,25 +623,26 @@ impl RobotsTxt {
     }
 
     /// Reads `body` for `agent` alone, feeding the rules it obeys to
-    /// `stream` as they come; the stream, and whether a group naming the
-    /// crawler was seen (else the `*` groups' rules decide).
-    pub(crate) fn stream<'a>(
-        body: &[u8],
-        profile: &'a Profile,
-        agent: &'a str,
-        stream: Stream<'a>,
-    ) -> Option<(Stream<'a>, bool)> {
-        let focus = Focus::new(agent, Some(stream));
-        let mut b = Builder::new(profile, None, Some(focus));
-        b.read(&body[..kept_len(body, profile)]);
-        let f = b.focus?;
-        Some((f.stream?, f.specific_kept))
-    }
-
-    fn build(
+    /// `sink` as they come; whether a group naming the crawler was seen
+    /// (else the `*` groups' rules decide). `None` when the profile's
+    /// grouping is not the plain one, which a one-crawler parse cannot
+    /// follow (see `Profile::grouping_is_plain`): nothing was fed.
+    pub(crate) fn stream(
         body: &[u8],
         profile: &Profile,
-        focus: Option<Focus<'_>>,
+        agent: &str,
+        sink: &mut dyn RuleSink,
+    ) -> Option<bool> {
+        let focus = Focus::new(agent, Some(sink));
+        let mut b = Builder::new(profile, None, Some(focus));
+        b.read(&body[..kept_len(body, profile)]);
+        b.focus.map(|f| f.specific_kept)
+    }
+
+    fn build<'a>(
+        body: &[u8],
+        profile: &'a Profile,
+        focus: Option<Focus<'a>>,
     ) -> RobotsTxt {
         let file: Arc<[u8]> = Arc::from(&body[..kept_len(body, profile)]);
         RobotsTxt::build_on(file, profile, focus)
@@ -654,24 +689,24 @@ impl RobotsTxt {
     }
 
     /// [`RobotsTxt::parse`] of a body whose kept octets are `file`
-    /// (`body[..kept_len(body, profile)]`), read from `kept`, the lines
-    /// `file` was lexed into under a profile with `profile`'s lexer view:
-    /// several parses of one body then share one copy of it and one
-    /// lexing (`classify` keeps many).
-    pub(crate) fn parse_relexed(
-        file: Arc<[u8]>,
-        kept: &KeptLines,
+    /// (`body[..kept_len(body, profile)]`), from `lexed`: the lines
+    /// `file` was lexed into under a profile with `profile`'s lexer
+    /// fields (number, content, notes), whether a BOM was skipped and
+    /// whether the parse limit was reached, as `lex` says them.
+    pub(crate) fn parse_lexed<'l>(
+        file: &'l Arc<[u8]>,
         profile: &Profile,
+        lexed: Lexed<impl Iterator<Item = LexedLine<'l>>>,
     ) -> RobotsTxt {
-        let mut b = Builder::new(profile, Some(Arc::clone(&file)), None);
-        b.read_kept(kept, &file);
-        RobotsTxt::built(b, profile, file)
+        let mut b = Builder::new(profile, Some(Arc::clone(file)), None);
+        b.read_lexed(lexed);
+        RobotsTxt::built(b, profile, Arc::clone(file))
     }
 
-    fn build_on(
+    fn build_on<'a>(
         file: Arc<[u8]>,
-        profile: &Profile,
-        focus: Option<Focus<'_>>,
+        profile: &'a Profile,
+        focus: Option<Focus<'a>>,
     ) -> RobotsTxt {
         let mut b = Builder::new(profile, Some(Arc::clone(&file)), focus);
         b.read(&file);
@@ -680,7 +715,7 @@ impl RobotsTxt {
 
     fn built(b: Builder<'_>, profile: &Profile, file: Arc<[u8]>) -> RobotsTxt {
         RobotsTxt {
-            indexes: b.groups.iter().map(|_| LazyIndex::default()).collect(),
+            memos: b.groups.iter().map(|_| GroupMemo::default()).collect(),
             groups: b.groups,
             sitemaps: b.sitemaps,
             records: b.records,

@@ -15,7 +15,7 @@
 //! shifted left piece by piece), and it never backtracks: one call costs
 //! O(|target| · |pattern|) at worst, O(|target| + |pattern|) typically.
 //! The "leftmost occurrence" question is asked through [`Find`]: [`Plain`]
-//! octet by octet (the plain reading), or `haystack::Haystack` (`memmem`,
+//! octet by octet (the plain reading), or the fast room's haystack (`memmem`,
 //! or bitsets shared by every rule of a decision).
 //! [`matches_reference`] is the plain dynamic-programming reading of the
 //! RFC; tests check that all of these agree.
@@ -266,7 +266,6 @@ pub(crate) fn matches_reference(p: Shape<'_>, target: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::haystack::Haystack;
 
     fn m(pattern: &str, target: &str) -> Option<usize> {
         let p = Pattern::compile(pattern.as_bytes(), &Profile::rfc9309());
@@ -378,24 +377,6 @@ mod tests {
                 let text = canonical_text(body, anchored, &p);
                 proptest::prop_assert_eq!(text, v);
             }
-        }
-
-        #[test]
-        fn the_octet_table_finds_what_the_plain_search_finds(
-            pattern in "[abc*/]{0,10}\\$?",
-            target in "/[abc/]{60,200}",
-        ) {
-            let p = Pattern::compile(pattern.as_bytes(), &Profile::rfc9309());
-            let s = p.shape(pattern.as_bytes());
-            let t = target.as_bytes();
-            proptest::prop_assert_eq!(
-                s.matches_in(&Haystack::table(t)),
-                s.matches(t)
-            );
-            proptest::prop_assert_eq!(
-                s.matches_in(&Haystack::direct(t)),
-                s.matches(t)
-            );
         }
     }
 }

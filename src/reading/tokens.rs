@@ -13,12 +13,12 @@
 //! token per crawler (R2.2.1-6), so wherever the tokens lead to different
 //! groups the `rfc9309` expectation is implementation-defined.
 //!
-//! Only picks a token; every group selection and match is `decide`'s.
+//! Only picks a token; every group selection and match is `decide`'s
+//! ([`RobotsTxt::decide_tokens`], with the other public decisions in the
+//! fast room's `adaptive`, decides for the token picked).
 
 use crate::agent::select;
-use crate::explain::Decision;
 use crate::parse::RobotsTxt;
-use crate::target::Error;
 
 impl RobotsTxt {
     /// The token of `tokens` (most specific first) whose groups a crawler
@@ -38,30 +38,6 @@ impl RobotsTxt {
             .copied()
             .find(|t| !select(&self.groups, t, &self.profile).global)
             .or_else(|| tokens.last().copied())
-    }
-
-    /// The decision for a crawler with several product tokens, most
-    /// specific first ([`RobotsTxt::token_obeyed`]); no tokens decide as
-    /// an empty token, which only a group with an empty value names.
-    ///
-    /// ```
-    /// use robots_oracle::{Profile, RobotsTxt, Verdict};
-    /// let body = b"User-agent: Googlebot\nDisallow: /\n\nUser-agent: *\nAllow: /\n";
-    /// let r = RobotsTxt::parse(body, &Profile::google());
-    /// let d = r.decide_tokens(&["Googlebot-Image", "Googlebot"], "/a")?;
-    /// assert_eq!(d.verdict, Verdict::Disallowed);
-    /// # Ok::<(), robots_oracle::Error>(())
-    /// ```
-    ///
-    /// # Errors
-    ///
-    /// When `url` is neither an absolute URL nor a path from `/`.
-    pub fn decide_tokens(
-        &self,
-        tokens: &[&str],
-        url: &str,
-    ) -> Result<Decision, Error> {
-        self.decide(self.token_obeyed(tokens).unwrap_or(""), url)
     }
 }
 

@@ -160,10 +160,10 @@ impl Parses {
     fn parse(&mut self, file: Arc<[u8]>, p: &Profile) -> RobotsTxt {
         let view = LexView::of(p);
         if let Some(lines) = self.lexed.get(&view) {
-            return RobotsTxt::parse_relexed(file, lines, p);
+            return lines.parse(&file, p);
         }
         let lines = KeptLines::lex(&file, p);
-        let r = RobotsTxt::parse_relexed(file, &lines, p);
+        let r = lines.parse(&file, p);
         if self.bytes + lines.bytes() <= self.cap {
             self.bytes += lines.bytes();
             self.lexed.insert(view, lines);

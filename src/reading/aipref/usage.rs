@@ -31,6 +31,7 @@ use crate::agent::select;
 use crate::aipref::rule::UsageRule;
 use crate::aipref::signal::{ContentSignals, SignalScope};
 use crate::aipref::vocab::Preferences;
+use crate::decide::FindHits;
 use crate::explain::Decision;
 use crate::parse::{AgentToken, Record, RobotsTxt};
 use crate::pattern::Plain;
@@ -77,28 +78,19 @@ fn lossy(b: &[u8]) -> String {
 }
 
 impl RobotsTxt {
-    /// The usage preferences for `agent` on `url` (attach-05 §3.1).
-    ///
-    /// ```
-    /// use robots_oracle::{Preference, Profile, RobotsTxt};
-    /// let body = b"User-Agent: *\nAllow: /\nDisallow: /never/\n\
-    ///     Content-Usage: train-ai=n\nContent-Usage: /ai-ok/ train-ai=y\n";
-    /// let robots = RobotsTxt::parse(body, &Profile::aipref());
-    /// let u = robots.usage("AnyBot", "/ai-ok/test")?;
-    /// assert_eq!(u.preferences.unwrap().train_ai, Preference::Allowed);
-    /// assert!(robots.usage("AnyBot", "/never/test")?.preferences.is_none());
-    /// # Ok::<(), robots_oracle::Error>(())
-    /// ```
+    /// [`RobotsTxt::usage`], the crawl decision's matching rules found
+    /// by `find` (the plain reading: `decide::EveryRule`).
     ///
     /// # Errors
     ///
     /// When `url` is neither an absolute URL nor a path from `/`.
-    pub fn usage(
+    pub(crate) fn usage_with(
         &self,
         agent: &str,
         url: &str,
+        find: &impl FindHits,
     ) -> Result<UsageDecision, Error> {
-        let crawl = self.decide(agent, url)?;
+        let crawl = self.decide_with(agent, url, find)?;
         if !crawl.is_allowed() {
             return Ok(UsageDecision {
                 crawl,
