@@ -1,23 +1,26 @@
 //! The badge: a small shields-style SVG saying how much of RFC 9309's
-//! MUST tier a parser follows (`RFC 9309 MUST | 96 %`), for a library's
+//! MUST level a parser passes (`RFC 9309 MUST | 96 %`), for a library's
 //! README. `certify` writes one beside its certificate and the results
-//! site one per parser; both call [`Badge::of`] and [`Badge::svg`], so
-//! the two never disagree.
+//! site one per parser; both call [`Badge::of`] and [`Badge::svg`] on the
+//! parser's matrix column, so the two never disagree.
 //!
-//! The figure is the certificate's: the clauses of the MUST tier
-//! ([`TIER_LEVELS`]`[0]`) that pass, over those tested (pass or fail);
-//! rounded down, so a parser that fails one clause never shows 100 %.
-//! It renders a certificate; it never judges an outcome, and every text
-//! it writes into the SVG is escaped.
+//! The figure is the column's own score at the MUST level (checks whose
+//! strictest clause is a MUST: passed over scored, as the matrix and the
+//! site's ranking count them), under the profile the column was counted
+//! under — named in the label when it is not `rfc9309` — and rounded
+//! down, so a parser that fails one check never shows 100 %. It renders
+//! a column; it never judges an outcome, and every text it writes into
+//! the SVG is escaped.
 
 use std::fmt::Write;
 
-use crate::certify::{Certificate, TIER_LEVELS};
+use crate::matrix::{Column, counting_profile};
 
 /// What a badge says.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Badge {
-    /// The left half (`RFC 9309 MUST`).
+    /// The left half (`RFC 9309 MUST`; `RFC 9309 MUST (google)` when
+    /// counted under Google's expectations).
     pub label: String,
     /// The right half (`96 %`, or `not tested`).
     pub message: String,
@@ -26,13 +29,13 @@ pub struct Badge {
     pub colour: &'static str,
     /// The whole sentence, for the SVG's `<title>` and screen readers.
     pub title: String,
-    /// The MUST-tier clauses passed and tested.
+    /// MUST-level checks passed.
     pub passed: usize,
-    /// The MUST-tier clauses tested (passed or failed).
-    pub tested: usize,
+    /// MUST-level checks scored.
+    pub scored: usize,
 }
 
-/// The colour of a percentage, best first: every clause, at least 90 %,
+/// The colour of a percentage, best first: every check, at least 90 %,
 /// 75 %, 50 %, below (each with white text at 4.5:1 or more).
 fn colour(percent: Option<usize>) -> &'static str {
     match percent {
@@ -46,33 +49,38 @@ fn colour(percent: Option<usize>) -> &'static str {
 }
 
 impl Badge {
-    /// The badge of a certificate.
-    pub fn of(c: &Certificate) -> Badge {
-        let t = c.tally(TIER_LEVELS[0]);
-        let tested = t.pass + t.fail;
-        let percent = (tested > 0).then(|| t.pass * 100 / tested);
+    /// The badge of a column of a matrix counted under `profile` (the
+    /// matrix's: `claimed` means the column's own).
+    pub fn of(column: &Column, profile: &str) -> Badge {
+        let profile = counting_profile(profile, &column.info);
+        let [passed, scored] =
+            column.levels.get("MUST").copied().unwrap_or([0, 0]);
+        let percent = (scored > 0).then(|| passed * 100 / scored);
+        let label = match profile {
+            "rfc9309" => "RFC 9309 MUST".to_string(),
+            other => format!("RFC 9309 MUST ({other})"),
+        };
         let message = match percent {
             Some(p) => format!("{p} %"),
             None => "not tested".to_string(),
         };
+        let who = format!("{} {}", column.info.name, column.info.version);
         let title = match percent {
             Some(p) => format!(
-                "{} {}: RFC 9309 MUST {p} % — follows {} of {tested} tested \
-                 MUST-level clauses ({} expectations)",
-                c.adapter, c.version, t.pass, c.profile
+                "{who}: {label} {p} % — passes {passed} of {scored} scored \
+                 checks at the MUST level ({profile} expectations)"
             ),
-            None => format!(
-                "{} {}: RFC 9309 MUST not tested ({} expectations)",
-                c.adapter, c.version, c.profile
-            ),
+            None => {
+                format!("{who}: {label} not tested ({profile} expectations)")
+            }
         };
         Badge {
-            label: "RFC 9309 MUST".to_string(),
+            label,
             message,
             colour: colour(percent),
             title,
-            passed: t.pass,
-            tested,
+            passed,
+            scored,
         }
     }
 
@@ -140,66 +148,56 @@ pub fn escape(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
-
     use super::*;
-    use crate::certify::ClauseResult;
+    use crate::matrix::test_column;
 
-    fn cert(adapter: &str, statuses: &[(&str, &str)]) -> Certificate {
-        Certificate {
-            adapter: adapter.into(),
-            version: "1.0".into(),
-            profile: "rfc9309".into(),
-            tool: "t".into(),
-            tiers: vec![],
-            clauses: statuses
-                .iter()
-                .enumerate()
-                .map(|(i, (level, status))| ClauseResult {
-                    id: format!("C{i}"),
-                    level: (*level).into(),
-                    text: String::new(),
-                    counts: BTreeMap::new(),
-                    failing: vec![],
-                    status: (*status).into(),
-                })
-                .collect(),
-        }
+    fn column(name: &str, claims: &str, must: [usize; 2]) -> Column {
+        let mut c = test_column(name, claims);
+        c.levels.insert("MUST".into(), must);
+        c.levels.insert("SHOULD".into(), [0, 7]);
+        c
     }
 
     #[test]
-    fn the_percent_is_must_tier_clauses_passed_over_tested_rounded_down() {
-        // 24 MUST-tier clauses: 23 pass, 1 fails, 1 not tested; a failing
-        // SHOULD clause does not count.
-        let mut s = vec![("MUST", "pass"); 20];
-        s.extend([("ABNF", "pass"), ("DEF", "pass"), ("MUST NOT", "pass")]);
-        s.extend([("MUST", "fail"), ("MUST", "not-tested")]);
-        s.push(("SHOULD", "fail"));
-        let b = Badge::of(&cert("x", &s));
-        assert_eq!((b.passed, b.tested), (23, 24));
-        // 23 / 24 = 95.8 %: shown as 95 %, never rounded up.
-        assert_eq!(b.message, "95 %");
+    fn the_percent_is_must_checks_passed_over_scored_rounded_down() {
+        // 1367 of 1422 = 96.13 %; a failing SHOULD level does not count.
+        let b = Badge::of(&column("x", "rfc9309", [1367, 1422]), "rfc9309");
+        assert_eq!((b.passed, b.scored), (1367, 1422));
+        assert_eq!(b.message, "96 %");
         assert_eq!(b.label, "RFC 9309 MUST");
-        assert!(b.title.contains("follows 23 of 24 tested"), "{}", b.title);
+        assert!(b.title.contains("passes 1367 of 1422 scored"), "{}", b.title);
         let svg = b.svg();
         assert!(svg.contains(">RFC 9309 MUST</text>"), "{svg}");
-        assert!(svg.contains(">95 %</text>"), "{svg}");
-        assert!(svg.contains("aria-label=\"RFC 9309 MUST: 95 %\""), "{svg}");
+        assert!(svg.contains(">96 %</text>"), "{svg}");
+        assert!(svg.contains("aria-label=\"RFC 9309 MUST: 96 %\""), "{svg}");
+        // 1421 of 1422 is 99.9 %: never rounded up to 100.
+        let b = Badge::of(&column("x", "rfc9309", [1421, 1422]), "rfc9309");
+        assert_eq!(b.message, "99 %");
     }
 
     #[test]
     fn a_parser_failing_nothing_shows_100_and_one_untested_says_so() {
-        let b = Badge::of(&cert("x", &[("MUST", "pass"), ("SHOULD", "fail")]));
+        let b = Badge::of(&column("x", "rfc9309", [5, 5]), "rfc9309");
         assert_eq!(b.message, "100 %");
         assert_eq!(b.colour, "#1a7f37");
-        let none = Badge::of(&cert("x", &[("GOOGLE", "pass")]));
+        let none = Badge::of(&test_column("x", "rfc9309"), "rfc9309");
         assert_eq!(none.message, "not tested");
-        assert_eq!(none.tested, 0);
+        assert_eq!(none.scored, 0);
+    }
+
+    #[test]
+    fn a_column_counted_under_google_says_so_in_the_label() {
+        let c = column("x", "google", [9, 10]);
+        assert_eq!(Badge::of(&c, "claimed").label, "RFC 9309 MUST (google)");
+        assert_eq!(Badge::of(&c, "rfc9309").label, "RFC 9309 MUST");
     }
 
     #[test]
     fn every_text_in_the_svg_is_escaped() {
-        let b = Badge::of(&cert("<evil & \"co\">", &[("MUST", "pass")]));
+        let b = Badge::of(
+            &column("<evil & \"co\">", "rfc9309", [1, 1]),
+            "rfc9309",
+        );
         let svg = b.svg();
         assert!(!svg.contains("<evil"), "{svg}");
         assert!(svg.contains("&lt;evil &amp; &quot;co&quot;&gt;"), "{svg}");
@@ -208,7 +206,7 @@ mod tests {
 
     #[test]
     fn the_message_box_grows_with_its_text() {
-        let mut b = Badge::of(&cert("x", &[("MUST", "pass")]));
+        let mut b = Badge::of(&column("x", "rfc9309", [1, 1]), "rfc9309");
         let short = b.svg();
         b.message = "100 % of a much longer message".into();
         let long = b.svg();

