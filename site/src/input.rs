@@ -6,7 +6,7 @@
 //! `report.json` and `history.json`, within bounds ([`MAX_DEPTH`] levels,
 //! [`MAX_ENTRIES`] entries, [`MAX_INPUTS`] inputs, each at most
 //! [`MAX_BYTES`]); dot-folders and symbolic links to folders are not
-//! entered. A file named on the command line is read whatever its name.
+//! entered, and a folder deeper than the bound is an error, not skipped. A file named on the command line is read whatever its name.
 //! Past a bound, or on a file that does not read, it fails naming the
 //! path: it never skips an input silently and never reads without a cap.
 
@@ -150,10 +150,19 @@ fn walk(
             files.push((entry.path(), Kind::History));
         }
     }
-    if depth < MAX_DEPTH {
-        for sub in subdirs {
-            walk(top, &sub, depth + 1, entries, files)?;
-        }
+    if let Some(deep) = subdirs.first()
+        && depth >= MAX_DEPTH
+    {
+        return Err(bad(
+            deep,
+            format!(
+                "more than {MAX_DEPTH} folder levels below {}; name a folder nearer the reports",
+                top.display()
+            ),
+        ));
+    }
+    for sub in subdirs {
+        walk(top, &sub, depth + 1, entries, files)?;
     }
     Ok(())
 }
@@ -174,4 +183,41 @@ fn parse<T: serde::de::DeserializeOwned>(
     }
     let reader = BufReader::new(file.take(MAX_BYTES));
     Ok(serde_json::from_reader(reader).map_err(|e| e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir()
+            .join(format!("rc-site-input-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn a_folder_deeper_than_the_bound_is_named_not_skipped() {
+        let d = scratch("deep");
+        let mut deep = d.clone();
+        for i in 0..=MAX_DEPTH {
+            deep = deep.join(format!("l{i}"));
+        }
+        std::fs::create_dir_all(&deep).unwrap();
+        let err = read(std::slice::from_ref(&d)).unwrap_err().to_string();
+        assert!(err.contains("folder levels below"), "{err}");
+        assert!(err.contains(&format!("l{MAX_DEPTH}")), "{err}");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn dot_folders_are_not_searched_and_a_folder_without_inputs_says_so() {
+        let d = scratch("dot");
+        std::fs::create_dir_all(d.join(".cache")).unwrap();
+        std::fs::write(d.join(".cache/report.json"), "not json").unwrap();
+        let err = read(std::slice::from_ref(&d)).unwrap_err().to_string();
+        assert!(err.starts_with("no report.json or history.json in"), "{err}");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
 }

@@ -45,8 +45,8 @@ pub fn render(site: &Site, p: &Parser) -> String {
         let _ = write!(
             b,
             "<h2>Badge</h2><p><img class=\"badge\" id=\"badge\" src=\"../badges/{s}.svg\" alt=\"{l}: {m}\"> \
-             {t}</p><p><label for=\"embed\">Markdown to embed it (replace HOST with where the site is \
-             published):</label></p><pre id=\"embed\" tabindex=\"0\">![{l}: {m}](https://HOST/badges/{s}.svg)</pre>",
+             {t}</p><p id=\"embed-label\">Markdown to embed it (replace HOST with where the site is \
+             published):</p><pre id=\"embed\" tabindex=\"0\" aria-labelledby=\"embed-label\">![{l}: {m}](https://HOST/badges/{s}.svg)</pre>",
             s = escape(&p.slug),
             l = escape(&badge.label),
             m = escape(&badge.message),
