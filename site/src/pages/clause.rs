@@ -133,7 +133,7 @@ pub fn render(site: &Site, id: &str) -> String {
                             .copied()
                             .unwrap_or(Outcome::Unscored);
                         let (class, word) = outcome_cell(o.word());
-                        if o == Outcome::Pass {
+                        if !o.is_bad() {
                             let _ =
                                 write!(t, "<td class=\"{class}\">{word}</td>");
                         } else {
