@@ -466,7 +466,7 @@ impl Capabilities {
 }
 
 /// Who an adapter is.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Info {
     /// `<language>-<package>`, e.g. `rust-texting_robots`; `reference`.
     pub name: String,

@@ -173,7 +173,7 @@ fn certify_prints_tier_counts_and_writes_readable_files_without_a_lock() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    assert_eq!(names, ["certificate.json", "certificate.md"]);
+    assert_eq!(names, ["badge.svg", "certificate.json", "certificate.md"]);
     // As a file this process creates: 0644 less the umask, never the
     // temporary file's private 0600 where the umask allows more.
     let probe = out.join("probe");
@@ -188,7 +188,7 @@ fn certify_prints_tier_counts_and_writes_readable_files_without_a_lock() {
     let again = certify();
     assert!(
         text(&again.stderr).contains(
-            "replacing an earlier run's certificate.json, certificate.md"
+            "replacing an earlier run's badge.svg, certificate.json, certificate.md"
         ),
         "{}",
         text(&again.stderr)

@@ -14,7 +14,8 @@ use robots_adapters::cost::Cost;
 use serde::Serialize;
 
 /// One column's cost.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct ColumnCost {
     /// Wall time from the column's start to its last answer, seconds.
     pub wall_seconds: f64,

@@ -1,7 +1,8 @@
 //! The conformance runner: loads the cases under `spec-cases/` (the
 //! [`case`] format and the [`suite`] of files and clauses), asks an
 //! adapter each check ([`run`]), judges the replies against the expected
-//! outcome for a profile, and reports ([`render`], [`coverage`]).
+//! outcome for a profile, and reports ([`render`], [`coverage`], a
+//! parser's [`certify`] certificate and its [`badge`]).
 //!
 //! It knows the shape of a case, never robots.txt semantics: parsing,
 //! matching and normalising belong to the oracle and the adapters.
@@ -9,6 +10,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod badge;
 pub mod baseline;
 pub mod budget;
 pub mod cache;

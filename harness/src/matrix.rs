@@ -14,6 +14,10 @@
 //! ([`run_cached`], [`crate::cache`]) the checks it answers are judged
 //! without asking, and an adapter with nothing left to ask is never
 //! started. What each column cost is in [`Column::cost`].
+//!
+//! A [`Matrix`] reads back from the `report.json` it was written to
+//! (`Deserialize`; the site builder reads it), fields added since an
+//! older report was written taking their defaults.
 
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -21,7 +25,7 @@ use std::time::Instant;
 use robots_adapters::process::Limits;
 use robots_adapters::registry::{self, Entry, Host};
 use robots_adapters::{Info, Reply};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::budget::Budget;
 use crate::cache::Cache;
@@ -33,19 +37,19 @@ use crate::run::{Outcome, run_cases};
 use crate::suite::{Filter, Suite};
 
 /// One adapter's answer to one check, judged under every profile.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Cell {
     /// The answer in one line (`allowed`, `crashed: ...`, a value).
     pub answer: String,
     /// The outcome under each profile.
     pub outcome: BTreeMap<String, Outcome>,
     /// What was wrong, under the matrix's profile.
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub detail: String,
 }
 
 /// What the rows of one case share.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CaseInfo {
     /// File and line of the case.
     pub file: String,
@@ -65,7 +69,7 @@ pub struct CaseInfo {
 }
 
 /// One check's row.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Row {
     /// Full check name.
     pub name: String,
@@ -91,7 +95,7 @@ pub struct Row {
 }
 
 /// One adapter's column.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Column {
     /// Who it is.
     #[serde(flatten)]
@@ -107,6 +111,7 @@ pub struct Column {
     /// Wall time of its run.
     pub seconds: f64,
     /// What asking it cost ([`crate::cost`]).
+    #[serde(default)]
     pub cost: ColumnCost,
     /// Outcome counts under the matrix's profile.
     pub counts: BTreeMap<String, usize>,
@@ -120,7 +125,7 @@ pub struct Column {
 }
 
 /// A finished run.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Matrix {
     /// Tool name and version.
     pub tool: String,
@@ -134,11 +139,14 @@ pub struct Matrix {
     /// Wall time of the oracle's explanations of every row (asked while
     /// the columns run; what the reference adapters' cache holds is not
     /// asked again).
+    #[serde(default)]
     pub explain_seconds: f64,
     /// The run's budget of busy adapter instances ([`crate::budget`];
     /// 0: no limit).
+    #[serde(default)]
     pub busy_limit: usize,
     /// The most adapter instances that were asking at once.
+    #[serde(default)]
     pub busy_peak: usize,
     /// The columns, in selection order.
     pub adapters: Vec<Column>,

@@ -1,11 +1,13 @@
 //! `certify`: a per-parser compliance report to publish, with the
-//! parser's fingerprint (the reading that best explains it).
+//! parser's fingerprint (the reading that best explains it) and its
+//! badge (`robots_runner::badge`, the one the results site shows).
 
 use std::path::PathBuf;
 
 use anyhow::Context;
 use robots_adapters::registry::{self, Entry};
 use robots_fingerprint::{Answers, Fit, fingerprint};
+use robots_runner::badge::Badge;
 use robots_runner::certify::{TIER_LEVELS, certify, write_markdown};
 use robots_runner::matrix::selection;
 use robots_runner::output::{OutDir, atomic_write};
@@ -34,7 +36,7 @@ pub struct Args {
     /// Expectations to certify against (`claimed`: the adapter's own)
     #[arg(long, default_value = "rfc9309", value_parser = ["rfc9309", "google", "aipref", "claimed"])]
     profile: String,
-    /// Write certificate.md and certificate.json here
+    /// Write certificate.md, certificate.json and badge.svg here
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
     /// Seconds the adapter gets per request (plus 20 ms per URL in a
@@ -109,7 +111,10 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     let name = entries[0].info.name.clone();
     // A busy or unwritable folder is refused before anything runs.
     let out = OutDir::claim(&a.out)?;
-    super::note_replacing(&out, &["certificate.md", "certificate.json"]);
+    super::note_replacing(
+        &out,
+        &["certificate.md", "certificate.json", "badge.svg"],
+    );
     let m = run_matrix(
         &suite,
         &Filter::default(),
@@ -138,7 +143,16 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         &out.path().join("certificate.json"),
         serde_json::to_string_pretty(&json)?.as_bytes(),
     )?;
+    // The same badge the results site shows (`robots-conformance site`).
+    let badge = Badge::of(col, &m.profile);
+    atomic_write(&out.path().join("badge.svg"), badge.svg().as_bytes())?;
     print_summary(&cert, &a.out);
+    println!(
+        "badge: {} ({}: {})",
+        a.out.join("badge.svg").display(),
+        badge.label,
+        badge.message
+    );
     Ok(0)
 }
 

@@ -21,6 +21,7 @@ mod open;
 mod playground;
 mod run;
 mod serve;
+mod site;
 mod validate;
 
 use std::path::PathBuf;
@@ -75,6 +76,8 @@ enum Command {
     Audit(audit::Args),
     /// Write the browser playground (one index.html, usable from file://).
     Playground(playground::Args),
+    /// Build the static results site (ranking, parsers, clauses, badges).
+    Site(site::Args),
 }
 
 /// Where the cases are: `--cases DIR`, else the default (see
@@ -152,5 +155,6 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Promote(a) => diff::promote(a),
         Command::Audit(a) => audit::run(a),
         Command::Playground(a) => playground::run(a),
+        Command::Site(a) => site::run(a),
     }
 }

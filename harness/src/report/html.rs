@@ -18,7 +18,7 @@ const QUEUE_SLOT: &str = "<!--REVIEW_QUEUE-->";
 const COST_SLOT: &str = "<!--COST-->";
 
 /// `text` escaped for HTML element content and attribute values.
-fn escape(text: &str) -> String {
+pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
