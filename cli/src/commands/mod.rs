@@ -16,6 +16,7 @@ mod coverage;
 mod diff;
 mod fingerprint;
 mod history;
+mod lint;
 mod matrix;
 mod open;
 mod playground;
@@ -75,6 +76,9 @@ enum Command {
     Audit(audit::Args),
     /// Write the browser playground (one index.html, usable from file://).
     Playground(playground::Args),
+    /// Which parsers may read a robots.txt file differently, and how to
+    /// make it portable (exit 1 when it is not).
+    Lint(lint::Args),
 }
 
 /// Where the cases are: `--cases DIR`, else the default (see
@@ -152,5 +156,6 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Promote(a) => diff::promote(a),
         Command::Audit(a) => audit::run(a),
         Command::Playground(a) => playground::run(a),
+        Command::Lint(a) => lint::run(a),
     }
 }
