@@ -105,6 +105,10 @@ pub fn find(body: &[u8], text: &Text) -> Vec<Mistake> {
     if body.len() > FIVE_HUNDRED_KIB {
         out.push(over_limit(body, text));
     }
+    if !out.is_empty() && out[0].kind == "html" {
+        // Its lines are markup: one mistake says it all.
+        return out;
+    }
     let robots = RobotsTxt::parse(body, &Profile::rfc9309());
     let mut per_kind: std::collections::BTreeMap<&str, usize> =
         Default::default();
