@@ -92,7 +92,7 @@ pub fn advise(switch: &str, cx: &Context<'_>) -> (String, Rewrite) {
             advice("fix the findings above and lint again (or raise --classify-max)", vec![], cx),
         ),
         _ => (
-            "no switch of the oracle (nor a pair) explains this reading: these parsers read the file their own way (see the bug register, BUGS, for what is known)".to_string(),
+            "no switch of the oracle (nor a pair) explains this reading: these parsers read the file their own way (the bug register says what is known, where a parser has an entry: BUGS)".to_string(),
             advice(
                 "simplify the rule that decides this URL (shown), or add an explicit rule for the URL",
                 cx.line.into_iter().collect(),
