@@ -29,12 +29,125 @@ pub struct Plan {
     pub classify_max: usize,
 }
 
-fn letter(reply: &Reply) -> char {
+/// A verdict's letter: `a` allowed, `d` disallowed, `?` anything else
+/// (an error, not applicable, a timeout, a crash).
+pub fn letter(reply: &Reply) -> char {
     match reply {
         Reply::Verdict { verdict: Verdict::Allowed, .. } => 'a',
         Reply::Verdict { verdict: Verdict::Disallowed, .. } => 'd',
         _ => '?',
     }
+}
+
+/// One verdict of a parser that differs from the oracle's.
+#[derive(Clone, Debug)]
+pub struct Departing {
+    /// The index of the agent (in the agents compared).
+    pub agent: usize,
+    /// The index of the probe.
+    pub probe: usize,
+    /// The parser's letter (`a` or `d`).
+    pub theirs: char,
+    /// The oracle's letter.
+    pub oracle: char,
+    /// The switches of the oracle's profile that explain it (`None`:
+    /// past the classification cap, not classified).
+    pub classification: Option<robots_oracle::Classification>,
+}
+
+/// A parser's letters and the oracle's for one body, compared.
+pub struct Compared<'a> {
+    /// The body both read (the one the fetch model kept).
+    pub body: &'a [u8],
+    /// The agents, in the order of the letter strings.
+    pub agents: &'a [String],
+    /// The probes, in the order of the letters in each string.
+    pub probes: &'a [String],
+    /// The oracle's profile the letters are compared with.
+    pub profile: &'a Profile,
+}
+
+impl Compared<'_> {
+    /// Every departing verdict of `mine` (one string of letters per
+    /// agent) from `want` (the oracle's), the first `classify_max`
+    /// classified by the oracle's switches; counts compared, departing
+    /// and unanswered verdicts into `dep` (its `axes` are the caller's).
+    pub fn departing(
+        &self,
+        mine: &[String],
+        want: &[String],
+        classify_max: usize,
+        dep: &mut Departure,
+    ) -> Vec<Departing> {
+        let mut out = Vec::new();
+        for (j, agent) in self.agents.iter().enumerate() {
+            let (Some(m), Some(w)) = (mine.get(j), want.get(j)) else {
+                continue;
+            };
+            for (q, (mine, want)) in m.chars().zip(w.chars()).enumerate() {
+                if mine == '?' || want == '?' {
+                    dep.unanswered += 1;
+                    continue;
+                }
+                dep.compared += 1;
+                if mine == want {
+                    continue;
+                }
+                dep.departing += 1;
+                let classification =
+                    (dep.departing <= classify_max).then(|| {
+                        let theirs = if mine == 'a' {
+                            robots_oracle::Verdict::Allowed
+                        } else {
+                            robots_oracle::Verdict::Disallowed
+                        };
+                        robots_oracle::classify(
+                            self.body,
+                            agent,
+                            &self.probes[q],
+                            self.profile,
+                            theirs,
+                        )
+                    });
+                out.push(Departing {
+                    agent: j,
+                    probe: q,
+                    theirs: mine,
+                    oracle: want,
+                    classification,
+                });
+            }
+        }
+        out
+    }
+}
+
+/// The `decide` requests for `body`: every probe of the first agent,
+/// then of the next (the order of the letter strings).
+pub fn decide_requests(
+    body: &Arc<[u8]>,
+    agents: &[String],
+    probes: &[String],
+) -> Vec<Request> {
+    agents
+        .iter()
+        .flat_map(|agent| {
+            probes.iter().map(|url| Request::Decide {
+                robots: body.clone(),
+                agent: agent.clone(),
+                url: url.clone(),
+            })
+        })
+        .collect()
+}
+
+/// One string of letters per agent from the replies to
+/// [`decide_requests`] (`k` probes each).
+pub fn letters_per_agent(replies: &[Reply], k: usize) -> Vec<String> {
+    if k == 0 {
+        return Vec::new();
+    }
+    replies.chunks(k).map(|c| c.iter().map(letter).collect()).collect()
 }
 
 /// The two usage letters of a `usage` answer: `train-ai`, then
@@ -261,39 +374,23 @@ pub fn judge(
         let profile =
             Profile::by_name(m.base).unwrap_or_else(Profile::rfc9309);
         let mut dep = Departure::default();
-        for (j, agent) in plan.agents.iter().enumerate() {
-            for (q, (mine, want)) in
-                letters[j].chars().zip(theirs_oracle[j].chars()).enumerate()
-            {
-                if mine == '?' || want == '?' {
-                    dep.unanswered += 1;
-                    continue;
-                }
-                dep.compared += 1;
-                if mine == want {
-                    continue;
-                }
-                dep.departing += 1;
-                let axis = if dep.departing > plan.classify_max {
-                    "not-classified".to_string()
-                } else {
-                    let theirs = if mine == 'a' {
-                        robots_oracle::Verdict::Allowed
-                    } else {
-                        robots_oracle::Verdict::Disallowed
-                    };
-                    let body = a.body.as_deref().unwrap_or_default();
-                    robots_oracle::classify(
-                        body,
-                        agent,
-                        &row.probes[q],
-                        &profile,
-                        theirs,
-                    )
-                    .axis()
-                };
-                *dep.axes.entry(axis).or_default() += 1;
-            }
+        let body = a.body.as_deref().unwrap_or_default();
+        let compared = Compared {
+            body,
+            agents: &plan.agents,
+            probes: &row.probes,
+            profile: &profile,
+        };
+        for d in compared.departing(
+            &letters,
+            theirs_oracle,
+            plan.classify_max,
+            &mut dep,
+        ) {
+            let axis = d
+                .classification
+                .map_or_else(|| "not-classified".to_string(), |c| c.axis());
+            *dep.axes.entry(axis).or_default() += 1;
         }
         row.verdicts.insert(
             m.name.clone(),

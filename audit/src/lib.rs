@@ -15,6 +15,9 @@
 //! `audit.json` aggregates ([`aggregate`]), `audit.md` and `audit.html`
 //! ([`render`]). `--shard I/N` and [`merge`] split and recombine a run;
 //! `--out -` streams rows to stdout for `audit/spark/audit_job.py`.
+//! [`lint`] judges one local file the same way, for its owner: which
+//! parsers read it differently, grouped by the switch that explains it,
+//! with a rewrite, and the mistakes every reading agrees on.
 //!
 //! This crate never decides a verdict itself (the parsers do, through
 //! the `Adapter` trait) and never stops on bad input: an unreadable
@@ -34,6 +37,7 @@ pub mod error;
 pub mod http;
 pub mod input;
 pub mod judge;
+pub mod lint;
 pub mod merge;
 pub mod output;
 pub mod panel;

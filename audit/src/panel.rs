@@ -68,6 +68,25 @@ fn base_of(profile: &str) -> &'static str {
 }
 
 impl Selection {
+    /// Every adapter that is ready (installed, its runtime present),
+    /// in-process crates and external adapters alike; never the oracle
+    /// or a `--command` program.
+    pub fn ready() -> Selection {
+        Selection(
+            registry::all()
+                .into_iter()
+                .filter(|e| {
+                    matches!(e.kind, Kind::InProcess | Kind::External(_))
+                })
+                .filter(|e| registry::status(e) == Status::Ready)
+                .map(|e| {
+                    let base = base_of(&e.info.profile);
+                    (e.info.name, base)
+                })
+                .collect(),
+        )
+    }
+
     /// `rust` (every in-process crate), `none`, or a comma-separated list
     /// of adapter names.
     pub fn parse(spec: &str) -> Result<Selection, Error> {
@@ -132,17 +151,19 @@ impl Selection {
         let members = self
             .0
             .iter()
-            .filter_map(|(name, base)| {
-                let entry = registry::find(name)?;
-                let adapter = match entry.kind {
-                    Kind::InProcess => {
-                        registry::open_in_process(name, DEADLINE)
-                    }
-                    _ => registry::open(&entry, limits(), &Host::Thread),
-                };
-                Some(Member { name: name.clone(), base, adapter })
-            })
+            .filter_map(|(name, base)| open_member(name, base))
             .collect();
         Panel { oracle, members }
     }
+}
+
+/// Opens one selected adapter (`None`: the registry no longer knows the
+/// name).
+pub fn open_member(name: &str, base: &'static str) -> Option<Member> {
+    let entry = registry::find(name)?;
+    let adapter = match entry.kind {
+        Kind::InProcess => registry::open_in_process(name, DEADLINE),
+        _ => registry::open(&entry, limits(), &Host::Thread),
+    };
+    Some(Member { name: name.to_string(), base, adapter })
 }

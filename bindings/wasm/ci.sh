@@ -6,7 +6,8 @@
 # 3. writes the playground with `robots-conformance playground` (with two parsers' fits from
 #    `matrix --fingerprint`), and opens it from fragment
 #    links in Debian's chromium (headless, playwright-core from package-lock.json, no browser
-#    download); the screenshot is kept as target/playground/playground.png.
+#    download), including that the page handles input while its worker decides a large file;
+#    the screenshot is kept as target/playground/playground.png.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)

@@ -16,6 +16,7 @@ mod coverage;
 mod diff;
 mod fingerprint;
 mod history;
+mod lint;
 mod matrix;
 mod open;
 mod playground;
@@ -78,6 +79,9 @@ enum Command {
     Playground(playground::Args),
     /// Build the static results site (ranking, parsers, clauses, badges).
     Site(site::Args),
+    /// Which parsers may read a robots.txt file differently, and how to
+    /// make it portable (exit 1 when it is not).
+    Lint(lint::Args),
 }
 
 /// Where the cases are: `--cases DIR`, else the default (see
@@ -156,5 +160,6 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Audit(a) => audit::run(a),
         Command::Playground(a) => playground::run(a),
         Command::Site(a) => site::run(a),
+        Command::Lint(a) => lint::run(a),
     }
 }

@@ -18,6 +18,10 @@ const TEMPLATE: &str =
 const STYLE: &str =
     include_str!("../../../bindings/wasm/playground/style.css");
 const APP: &str = include_str!("../../../bindings/wasm/playground/app.js");
+/// The oracle's side of the page, run in a Web Worker (app.js starts it
+/// from a Blob of this text and the glue, both inlined as text).
+const WORKER: &str =
+    include_str!("../../../bindings/wasm/playground/worker.js");
 
 /// The classic-script glue and the module `build.sh` writes, under `pkg/`.
 const GLUE: &str = "inline/robots_oracle_wasm.js";
@@ -98,10 +102,12 @@ fn read_capped(path: &Path, cap: u64) -> anyhow::Result<Vec<u8>> {
     std::fs::read(path).with_context(|| format!("reading {}", path.display()))
 }
 
-/// The page: the template with its five placeholders filled. A `</script`
+/// The page: the template with its six placeholders filled. A `</script`
 /// in an inlined script would end its element early, so none may hold one.
 fn page(glue: &str, wasm: &[u8], fits: &str) -> anyhow::Result<String> {
-    for (name, text) in [("glue", glue), ("app.js", APP)] {
+    for (name, text) in
+        [("glue", glue), ("app.js", APP), ("worker.js", WORKER)]
+    {
         anyhow::ensure!(
             !text.to_ascii_lowercase().contains("</script"),
             "{name} contains `</script`: it cannot be inlined"
@@ -114,6 +120,7 @@ fn page(glue: &str, wasm: &[u8], fits: &str) -> anyhow::Result<String> {
         ("/*WASM_BASE64*/", b64.as_str()),
         ("/*GLUE*/", glue),
         ("/*APP*/", APP),
+        ("/*WORKER*/", WORKER),
         ("/*FITS*/", fits),
     ] {
         anyhow::ensure!(
@@ -175,9 +182,14 @@ mod tests {
     #[test]
     fn every_slot_is_filled_once() {
         let html = page("var wasm_bindgen = 1;", b"\0asm", "[]").unwrap();
-        for slot in
-            ["/*STYLE*/", "/*WASM_BASE64*/", "/*GLUE*/", "/*APP*/", "/*FITS*/"]
-        {
+        for slot in [
+            "/*STYLE*/",
+            "/*WASM_BASE64*/",
+            "/*GLUE*/",
+            "/*APP*/",
+            "/*WORKER*/",
+            "/*FITS*/",
+        ] {
             assert!(!html.contains(slot), "{slot} left in the page");
         }
         assert!(
@@ -186,6 +198,7 @@ mod tests {
         );
         assert!(html.contains("var wasm_bindgen = 1;"));
         assert!(html.contains(APP) && html.contains(STYLE));
+        assert!(html.contains(WORKER));
     }
 
     #[test]
