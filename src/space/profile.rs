@@ -300,6 +300,18 @@ pub struct Profile {
     /// Default: rfc9309 = true; google = false.
     pub encode_url_star_dollar: bool,
 
+    /// In the query (after the first raw `?`), a raw `:` or `/` and its
+    /// escape `%3A` / `%2F` are one spelling, in rules and URLs alike.
+    /// Source: R2.2.2-11 and Figure 4 row 2, whose Path
+    /// `/foo/bar?baz=https://foo.bar` has the Path to Match
+    /// `/foo/bar?baz=https%3A%2F%2Ffoo.bar` (RFC 3986 §3.4: `/` in a query
+    /// is data). The oracle reads both spellings as the raw one, so a
+    /// rule's specificity counts `%3A` / `%2F` in a query as one octet. A
+    /// `%2F` in the path stays data, never the `/` delimiter (R2.2.2-12,
+    /// Figure 4 rows 3-5 keep the path's `/` raw). Google's parser compares
+    /// them as given (GRT-11). Default: rfc9309 = true; google = false.
+    pub query_colon_slash_as_data: bool,
+
     /// `Allow: /dir/index.html` (or `.htm`) also allows `/dir/` exactly.
     /// Not in the RFC. Evidence: Google's parser (GRT-7).
     /// Default: rfc9309 = false; google = true.
@@ -366,6 +378,7 @@ impl Profile {
             encode_url_non_ascii: true,
             uppercase_url_hex: true,
             encode_url_star_dollar: true,
+            query_colon_slash_as_data: true,
             index_html_is_dir: false,
             content_usage_rule: false,
             usage_vocabulary: Vocabulary::Vocab07,
@@ -404,6 +417,7 @@ impl Profile {
             encode_url_non_ascii: false,
             uppercase_url_hex: false,
             encode_url_star_dollar: false,
+            query_colon_slash_as_data: false,
             index_html_is_dir: true,
             ..Profile::rfc9309()
         }
@@ -537,6 +551,18 @@ pub fn switches() -> &'static [Switch] {
         sw!("encode_url_star_dollar=true", "encoding", ["R2.2.3-2"], |p| p
             .encode_url_star_dollar =
             true),
+        sw!(
+            "query_colon_slash_as_data=false",
+            "encoding",
+            ["R2.2.2-11", "R2.2.2-14"],
+            |p| p.query_colon_slash_as_data = false
+        ),
+        sw!(
+            "query_colon_slash_as_data=true",
+            "encoding",
+            ["R2.2.2-11", "R2.2.2-14"],
+            |p| p.query_colon_slash_as_data = true
+        ),
         sw!(
             "reject_invalid_utf8_patterns=false",
             "encoding",
