@@ -317,6 +317,18 @@ pub struct Profile {
     /// Default: rfc9309 = false; google = true.
     pub index_html_is_dir: bool,
 
+    /// The URL shapes Google's library takes besides absolute URLs and
+    /// paths from `/` are decided: the empty URL (read as `/`), a
+    /// query-only URL (`?q`, read as `/?q`) and a fragment-only one (`#f`,
+    /// read as `/`). Source: Google's parser (GRT-12: `GetPathParamsQuery`
+    /// returns `/` for a URL without a path and prepends `/` to one that
+    /// starts with `?`; GRT-18: robots_test.cc `GoogleOnly_SystemTest`
+    /// expects the empty URL to be disallowed by `disallow: /`). Off: such
+    /// a URL is refused (`ErrorKind::NotAPath`): RFC 9309 decides URIs and
+    /// their paths (R2.2.2-2), and none of these names one.
+    /// Default: rfc9309 = false; google = true.
+    pub library_url_shapes: bool,
+
     /// A `Content-Usage` line is a rule (draft-ietf-aipref-attach-05 §3,
     /// which "Updates: 9309"): it belongs to its group and, like allow and
     /// disallow, ends the group's list of user-agent lines, so
@@ -380,6 +392,7 @@ impl Profile {
             encode_url_star_dollar: true,
             query_colon_slash_as_data: true,
             index_html_is_dir: false,
+            library_url_shapes: false,
             content_usage_rule: false,
             usage_vocabulary: Vocabulary::Vocab07,
             content_signal_scope: SignalScope::Group,
@@ -419,6 +432,7 @@ impl Profile {
             encode_url_star_dollar: false,
             query_colon_slash_as_data: false,
             index_html_is_dir: true,
+            library_url_shapes: true,
             ..Profile::rfc9309()
         }
     }
@@ -455,6 +469,7 @@ impl Profile {
             implicit_robots_txt_allow: r.implicit_robots_txt_allow,
             encode_url_non_ascii: r.encode_url_non_ascii,
             uppercase_url_hex: r.uppercase_url_hex,
+            library_url_shapes: r.library_url_shapes,
             ..self.clone()
         }
     }
@@ -562,6 +577,18 @@ pub fn switches() -> &'static [Switch] {
             "encoding",
             ["R2.2.2-11", "R2.2.2-14"],
             |p| p.query_colon_slash_as_data = true
+        ),
+        sw!(
+            "library_url_shapes=true",
+            "special-cases",
+            ["GRT-12", "GRT-18"],
+            |p| p.library_url_shapes = true
+        ),
+        sw!(
+            "library_url_shapes=false",
+            "special-cases",
+            ["GRT-12", "GRT-18"],
+            |p| p.library_url_shapes = false
         ),
         sw!(
             "reject_invalid_utf8_patterns=false",
