@@ -102,14 +102,16 @@ fn breaches(case: &Table, known: &BTreeSet<String>) -> Vec<String> {
             }
         }
     }
-    if let [Some(only)] = reasons.iter().copied().collect::<Vec<_>>()[..] {
-        if let Some((_, clause)) = CARRIED.iter().find(|(r, _)| *r == only) {
-            if !cited.contains(clause) {
-                out.push(format!(
-                    "every check's reason is {only}, which {clause} carries; cite it"
-                ));
-            }
-        }
+    let single = match reasons.iter().copied().collect::<Vec<_>>()[..] {
+        [Some(only)] => CARRIED.iter().find(|(r, _)| *r == only),
+        _ => None,
+    };
+    if let Some((only, clause)) = single
+        && !cited.contains(clause)
+    {
+        out.push(format!(
+            "every check's reason is {only}, which {clause} carries; cite it"
+        ));
     }
     out
 }
