@@ -423,6 +423,20 @@ mod tests {
     }
 
     #[test]
+    fn library_urls_are_refused_in_a_fetch_case() {
+        for url in ["", "?q", "#x"] {
+            let text = format!(
+                "{}[case.fetch]\nstatus = 200\n",
+                case_with("f", "robots = \"\"", url)
+            );
+            let (cases, errors) = load(&text);
+            assert!(cases.is_empty(), "{url:?}");
+            let e = errors[0].to_string();
+            assert!(e.contains("is neither"), "{url:?}: {e}");
+        }
+    }
+
+    #[test]
     fn robots_url_and_governs_urls_must_be_absolute() {
         let head = "[[case]]\nid = \"j\"\nclauses = [\"R1\"]\nsource = \"rfc9309\"\nrobots = \"\"\n";
         let (_, errors) = load(&format!(
