@@ -257,7 +257,10 @@ impl Adapter for Reference {
             language: "rust".into(),
             version: format!("robots-oracle {}", env!("CARGO_PKG_VERSION")),
             profile: self.profile.name.into(),
-            capabilities: Capabilities::all(),
+            capabilities: Capabilities {
+                library_urls: self.profile.library_url_shapes,
+                ..Capabilities::all()
+            },
         }
     }
 

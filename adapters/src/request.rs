@@ -300,6 +300,12 @@ pub struct Capabilities {
     pub paths: bool,
     /// Takes URLs with raw (not percent-encoded) non-ASCII characters.
     pub raw_non_ascii_urls: bool,
+    /// Takes the URL shapes Google's library takes besides absolute URLs
+    /// and paths ([`crate::wire::is_library_url`]: the empty URL, read as
+    /// `/`; a query-only `?q`, read as `/?q`; a fragment-only `#f`, read
+    /// as `/`). Off by default: the protocol's URLs are absolute or start
+    /// with one `/`, and other readers read these differently.
+    pub library_urls: bool,
     /// Takes robots.txt bodies that are not valid UTF-8.
     pub non_utf8_bodies: bool,
     /// Enforces a parsing limit itself (R2.5-2: at least 500 KiB). False
@@ -347,6 +353,7 @@ impl Capabilities {
             absolute_urls: true,
             paths: true,
             raw_non_ascii_urls: true,
+            library_urls: false,
             non_utf8_bodies: true,
             cuts_body: true,
             several_tokens: false,
@@ -409,6 +416,11 @@ impl Capabilities {
                 refuse(
                     url.is_ascii() || self.raw_non_ascii_urls,
                     "needs a percent-encoded URL; this one has raw non-ASCII",
+                )?;
+                refuse(
+                    !crate::wire::is_library_url(url) || self.library_urls,
+                    "takes absolute URLs and paths from `/` only; this one is \
+                     empty, query-only or fragment-only",
                 )
             }
             Request::DecideTokens { .. } => refuse(
@@ -438,6 +450,11 @@ impl Capabilities {
                 refuse(
                     url.is_ascii() || self.raw_non_ascii_urls,
                     "needs a percent-encoded URL; this one has raw non-ASCII",
+                )?;
+                refuse(
+                    !crate::wire::is_library_url(url) || self.library_urls,
+                    "takes absolute URLs and paths from `/` only; this one is \
+                     empty, query-only or fragment-only",
                 )
             }
             Request::ValidToken { .. } => {
@@ -502,6 +519,24 @@ mod tests {
         assert!(why.0.contains("500 KiB"), "{}", why.0);
         let cutting = Capabilities::decide_only();
         assert!(cutting.admits(&decide(FIVE_HUNDRED_KIB + 1)).is_ok());
+    }
+
+    #[test]
+    fn library_shaped_urls_are_asked_only_of_parsers_that_take_them() {
+        let ask = |url: &str| Request::Decide {
+            robots: Arc::from(&b"User-agent: *\nDisallow: /\n"[..]),
+            agent: "FooBot".into(),
+            url: url.into(),
+        };
+        let plain = Capabilities::decide_only();
+        let library =
+            Capabilities { library_urls: true, ..Capabilities::decide_only() };
+        for url in ["", "?q=1", "#top"] {
+            let why = plain.admits(&ask(url)).unwrap_err();
+            assert!(why.0.contains("query-only"), "{url:?}: {}", why.0);
+            assert!(library.admits(&ask(url)).is_ok(), "{url:?}");
+        }
+        assert!(plain.admits(&ask("/?q=1")).is_ok());
     }
 
     #[test]

@@ -107,8 +107,12 @@ fn answer(adapter: &mut dyn Adapter, line: &str) -> String {
         };
         return hello.encode(&id);
     }
-    let errors: Vec<Option<String>> =
-        call.urls().iter().map(|u| wire::url_error(u)).collect();
+    let library_urls = adapter.info().capabilities.library_urls;
+    let errors: Vec<Option<String>> = call
+        .urls()
+        .iter()
+        .map(|u| wire::url_error_for(u, library_urls))
+        .collect();
     let replies = if errors.iter().any(Option::is_some) {
         answer_some(adapter, &call, errors)
     } else {

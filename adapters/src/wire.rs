@@ -169,6 +169,34 @@ pub fn url_error(url: &str) -> Option<String> {
     })
 }
 
+/// One of the URL shapes only Google's library takes besides absolute
+/// URLs and paths: empty, query-only (`?q`) or fragment-only (`#f`).
+/// [`url_error`] refuses them; an adapter whose capabilities say
+/// `library_urls` is asked them all the same.
+pub fn is_library_url(url: &str) -> bool {
+    url.is_empty() || url.starts_with(['?', '#'])
+}
+
+/// [`url_error`], except for a library-shaped URL ([`is_library_url`])
+/// when the parser asked takes those (`library_urls`).
+pub fn url_error_for(url: &str, library_urls: bool) -> Option<String> {
+    if library_urls && is_library_url(url) {
+        return None;
+    }
+    url_error(url).map(|e| {
+        if is_library_url(url) {
+            format!(
+                "{e} (an empty, query-only or fragment-only URL is taken \
+                 only under a profile or by a parser that takes Google's \
+                 library inputs: `--profile google`, or an adapter whose \
+                 manifest says `library_urls = true`)"
+            )
+        } else {
+            e
+        }
+    })
+}
+
 fn cut(line: &str) -> String {
     line.chars().take(QUOTE).collect()
 }
@@ -551,6 +579,21 @@ fn message(e: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn library_shaped_urls_pass_only_for_parsers_that_take_them() {
+        for url in ["", "?q", "#f"] {
+            assert!(is_library_url(url), "{url:?}");
+            assert_eq!(url_error_for(url, true), None, "{url:?}");
+            let e = url_error_for(url, false).unwrap();
+            assert!(e.contains("library_urls = true"), "{e}");
+        }
+        for url in ["/", "/?q", "x", "//h/a"] {
+            assert!(!is_library_url(url), "{url:?}");
+        }
+        assert_eq!(url_error_for("x", true), url_error("x"));
+        assert_eq!(url_error_for("/a", false), None);
+    }
 
     #[test]
     fn urls_must_be_a_list_of_strings() {

@@ -178,9 +178,15 @@ fn serve_answers_the_process_adapter_like_the_reference() {
 
 /// `serve`'s answer lines to `input`, parsed.
 fn serve(input: &[u8]) -> Vec<serde_json::Value> {
+    serve_with(&[], input)
+}
+
+/// `serve ARGS`'s answer lines to `input`, parsed.
+fn serve_with(args: &[&str], input: &[u8]) -> Vec<serde_json::Value> {
     use std::io::Write;
     let mut child = bin()
         .arg("serve")
+        .args(args)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -250,6 +256,51 @@ fn serve_answers_an_error_for_each_url_that_is_not_a_path_or_absolute() {
         let e = results[i]["error"].as_str().unwrap();
         assert!(e.contains("path starting with exactly one '/'"), "{i}: {e}");
     }
+}
+
+#[test]
+fn serve_under_google_answers_the_library_urls() {
+    let input = "{\"id\":7,\"op\":\"decide\",\"robots\":\"VXNlci1hZ2VudDogKgpEaXNhbGxvdzogLwo=\",\
+                 \"agent\":\"a\",\"urls\":[\"\",\"#/x\",\"?q\",\"x\"]}\n";
+    let answers = serve_with(&["--profile", "google"], input.as_bytes());
+    let results = answers[0]["results"].as_array().unwrap();
+    // `Disallow: /` disallows `/`, which the empty and fragment-only URLs
+    // are read as, and `/?q`.
+    for i in [0, 1, 2] {
+        assert_eq!(results[i]["verdict"], "disallowed", "{i}: {}", results[i]);
+    }
+    let e = results[3]["error"].as_str().unwrap();
+    assert!(e.contains("path starting with exactly one '/'"), "{e}");
+}
+
+#[test]
+fn check_under_google_answers_the_library_urls() {
+    let dir = std::env::temp_dir()
+        .join(format!("rc-check-library-urls-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("robots.txt");
+    std::fs::write(
+        &file,
+        "User-agent: *\nDisallow: /?private\nDisallow: /$\n",
+    )
+    .unwrap();
+    let run = bin()
+        .args(["check", "--profile", "google", "--agent", "a", "--robots"])
+        .arg(&file)
+        .args(["", "?private=1", "?public", "#top"])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    let out = String::from_utf8(run.stdout).unwrap();
+    let verdicts: Vec<&str> = out
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        verdicts,
+        ["disallowed", "disallowed", "allowed", "disallowed"]
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -26,9 +26,12 @@
 //! what`.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use toml::{Table, Value};
+
+mod case_toml;
+use case_toml::{case_files, read_table, root};
 
 const ID: &str = "implementation-defined";
 const OPEN_LEVELS: [&str; 4] = ["MAY", "INFO", "DEF", "SILENT"];
@@ -39,16 +42,6 @@ struct Clause {
     rfc: bool,
     /// From the AI preference drafts (source `aipref-draft`).
     draft: bool,
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec-cases")
-}
-
-fn read_table(path: &Path) -> Table {
-    let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.parse::<Table>().unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 fn clauses() -> BTreeMap<String, Clause> {
@@ -65,24 +58,6 @@ fn clauses() -> BTreeMap<String, Clause> {
             Some((id, Clause { level, rfc, draft }))
         })
         .collect()
-}
-
-fn case_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            case_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "toml")
-            && p.file_name().is_some_and(|n| n != "clauses.toml")
-            && p.parent() != Some(root().as_path())
-        {
-            out.push(p);
-        }
-    }
 }
 
 /// An expectation as (rfc9309, google); a plain string applies to both.

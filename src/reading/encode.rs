@@ -3,9 +3,11 @@
 //!
 //! Both sides of a comparison are brought to one canonical form: octets
 //! outside ASCII become `%XX`, `%xx` escapes get upper-case hex, escapes of
-//! unreserved characters are decoded, and a raw `*` or `$` that is data
-//! becomes `%2A` / `%24`. Which of these steps apply is the profile's
-//! choice. Knows nothing of patterns or wildcards; see `pattern`.
+//! unreserved characters are decoded, a raw `*` or `$` that is data
+//! becomes `%2A` / `%24`, and in the query `%3A` / `%2F` are read as the
+//! `:` / `/` Figure 4 row 2 shows them equal to. Which of these steps
+//! apply is the profile's choice. Knows nothing of patterns or wildcards;
+//! see `pattern`.
 
 use crate::profile::Profile;
 
@@ -16,6 +18,9 @@ pub(crate) struct Canon {
     pub decode_unreserved: bool,
     pub uppercase_hex: bool,
     pub encode_star_dollar: bool,
+    /// After the first raw `?`, `%3A` and `%2F` are read as `:` and `/`
+    /// (profile `query_colon_slash_as_data`).
+    pub query_colon_slash: bool,
 }
 
 impl Canon {
@@ -28,6 +33,7 @@ impl Canon {
             decode_unreserved: p.decode_unreserved,
             uppercase_hex: true,
             encode_star_dollar: p.encode_url_star_dollar,
+            query_colon_slash: p.query_colon_slash_as_data,
         }
     }
 
@@ -38,6 +44,7 @@ impl Canon {
             decode_unreserved: p.decode_unreserved,
             uppercase_hex: p.uppercase_url_hex,
             encode_star_dollar: p.encode_url_star_dollar,
+            query_colon_slash: p.query_colon_slash_as_data,
         }
     }
 }
@@ -97,10 +104,26 @@ pub(crate) fn plain_run(input: &[u8]) -> usize {
 /// Appends the canonical form of `input` to `out`. Linear in the input;
 /// runs of octets no step changes are copied at once.
 pub(crate) fn canonicalize_into(input: &[u8], c: Canon, out: &mut Vec<u8>) {
+    canonicalize_piece(input, c, out, &mut false);
+}
+
+/// [`canonicalize_into`] for one piece of a longer text (a pattern's
+/// text between wildcards): `in_query` says whether a raw `?` came
+/// before the piece, and is set when the piece holds one.
+pub(crate) fn canonicalize_piece(
+    input: &[u8],
+    c: Canon,
+    out: &mut Vec<u8>,
+    in_query: &mut bool,
+) {
     let mut i = 0;
     while i < input.len() {
         let run = plain_run(&input[i..]);
-        out.extend_from_slice(&input[i..i + run]);
+        let plain = &input[i..i + run];
+        if !*in_query && memchr::memchr(b'?', plain).is_some() {
+            *in_query = true;
+        }
+        out.extend_from_slice(plain);
         i += run;
         let Some(&b) = input.get(i) else { break };
         let escape = match (b, input.get(i + 1), input.get(i + 2)) {
@@ -110,7 +133,11 @@ pub(crate) fn canonicalize_into(input: &[u8], c: Canon, out: &mut Vec<u8>) {
             _ => None,
         };
         if let Some(v) = escape {
-            if c.decode_unreserved && is_unreserved(v) {
+            if (c.decode_unreserved && is_unreserved(v))
+                || (c.query_colon_slash
+                    && *in_query
+                    && matches!(v, b':' | b'/'))
+            {
                 out.push(v);
             } else if c.uppercase_hex {
                 push_escaped(out, v);
@@ -173,6 +200,28 @@ mod tests {
     #[test]
     fn star_and_dollar_in_urls_are_encoded() {
         assert_eq!(rfc("/a-*.html$"), "/a-%2A.html%24");
+    }
+
+    #[test]
+    fn figure_4_row_2_query_colon_and_slash_are_one_spelling() {
+        let want = "/foo/bar?baz=https://foo.bar";
+        assert_eq!(rfc("/foo/bar?baz=https%3A%2F%2Ffoo.bar"), want);
+        assert_eq!(rfc("/foo/bar?baz=https%3a%2f%2ffoo.bar"), want);
+        assert_eq!(rfc(want), want);
+        // In the path a `%2F` stays data (R2.2.2-12), and before the first
+        // raw `?` an escaped `%3F` does not start the query.
+        assert_eq!(rfc("/a%2Fb?c=%2F"), "/a%2Fb?c=/");
+        assert_eq!(rfc("/a%3Fb=%2F"), "/a%3Fb=%2F");
+        // Other reserved escapes in the query are kept.
+        assert_eq!(rfc("/a?b=%3D%40"), "/a?b=%3D%40");
+        let mut out = Vec::new();
+        let mut in_query = false;
+        let c = Canon::for_pattern(&Profile::rfc9309());
+        canonicalize_piece(b"/a?x", c, &mut out, &mut in_query);
+        canonicalize_piece(b"=%2F", c, &mut out, &mut in_query);
+        assert_eq!(out, b"/a?x=/");
+        let g = Canon::for_target(&Profile::google());
+        assert_eq!(canonicalize(b"/a?b=%2F", g), b"/a?b=%2F");
     }
 
     #[test]

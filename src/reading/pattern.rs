@@ -20,7 +20,7 @@
 //! [`matches_reference`] is the plain dynamic-programming reading of the
 //! RFC; tests check that all of these agree.
 
-use crate::encode::{Canon, canonicalize_into, plain_run};
+use crate::encode::{Canon, canonicalize_into, canonicalize_piece, plain_run};
 use crate::profile::Profile;
 
 /// A compiled path pattern, stored beside the value it was compiled from.
@@ -88,11 +88,12 @@ fn canonical_text(body: &[u8], anchored: bool, p: &Profile) -> Vec<u8> {
     let canon = Canon::for_pattern(p);
     let mut text = Vec::with_capacity(body.len() + 8);
     if p.wildcards {
+        let mut in_query = false;
         for (i, raw) in body.split(|&b| b == b'*').enumerate() {
             if i > 0 {
                 text.push(b'*');
             }
-            canonicalize_into(raw, canon, &mut text);
+            canonicalize_piece(raw, canon, &mut text, &mut in_query);
         }
     } else {
         canonicalize_into(body, canon, &mut text);

@@ -122,12 +122,23 @@ pub(crate) fn is_plain(raw: &[u8]) -> bool {
     memchr::memchr(b'#', raw).is_none() && is_canonical(raw)
 }
 
+/// One of the URL shapes only Google's library takes (profile
+/// `library_url_shapes`): empty, query-only (`?q`) or fragment-only
+/// (`#f`).
+fn is_library_url(url: &str) -> bool {
+    url.is_empty() || url.starts_with(['?', '#'])
+}
+
 /// The octets rules are compared with: path and query, canonicalised;
 /// borrowed from `url` when no step changes them (most paths).
 pub(crate) fn match_octets<'u>(
     url: &'u str,
     p: &Profile,
 ) -> Result<Cow<'u, [u8]>, Error> {
+    if !p.library_url_shapes && is_library_url(url) {
+        let kind = ErrorKind::NotAPath;
+        return Err(Error { input: url.to_string(), kind });
+    }
     let (_, _, path) = split(url).ok_or_else(|| Error {
         input: url.to_string(),
         kind: ErrorKind::NotAPath,
@@ -191,8 +202,22 @@ mod tests {
         assert_eq!(octets("https://example.com"), "/");
         assert_eq!(octets("https://example.com?a"), "/?a");
         assert_eq!(octets("//example.com/b/c"), "/b/c");
-        assert_eq!(octets(""), "/");
         assert_eq!(octets("/a;p?q"), "/a;p?q");
+    }
+
+    #[test]
+    fn library_shapes_only_under_the_switch() {
+        let google = |url| {
+            let got = match_octets(url, &Profile::google()).unwrap();
+            String::from_utf8(got.into_owned()).unwrap()
+        };
+        assert_eq!(google(""), "/");
+        assert_eq!(google("?a=b"), "/?a=b");
+        assert_eq!(google("#top"), "/");
+        for url in ["", "?a=b", "#top"] {
+            let err = match_octets(url, &Profile::rfc9309()).unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::NotAPath, "{url:?}");
+        }
     }
 
     #[test]

@@ -300,10 +300,34 @@ pub struct Profile {
     /// Default: rfc9309 = true; google = false.
     pub encode_url_star_dollar: bool,
 
+    /// In the query (after the first raw `?`), a raw `:` or `/` and its
+    /// escape `%3A` / `%2F` are one spelling, in rules and URLs alike.
+    /// Source: R2.2.2-11 and Figure 4 row 2, whose Path
+    /// `/foo/bar?baz=https://foo.bar` has the Path to Match
+    /// `/foo/bar?baz=https%3A%2F%2Ffoo.bar` (RFC 3986 §3.4: `/` in a query
+    /// is data). The oracle reads both spellings as the raw one, so a
+    /// rule's specificity counts `%3A` / `%2F` in a query as one octet. A
+    /// `%2F` in the path stays data, never the `/` delimiter (R2.2.2-12,
+    /// Figure 4 rows 3-5 keep the path's `/` raw). Google's parser compares
+    /// them as given (GRT-11). Default: rfc9309 = true; google = false.
+    pub query_colon_slash_as_data: bool,
+
     /// `Allow: /dir/index.html` (or `.htm`) also allows `/dir/` exactly.
     /// Not in the RFC. Evidence: Google's parser (GRT-7).
     /// Default: rfc9309 = false; google = true.
     pub index_html_is_dir: bool,
+
+    /// The URL shapes Google's library takes besides absolute URLs and
+    /// paths from `/` are decided: the empty URL (read as `/`), a
+    /// query-only URL (`?q`, read as `/?q`) and a fragment-only one (`#f`,
+    /// read as `/`). Source: Google's parser (GRT-12: `GetPathParamsQuery`
+    /// returns `/` for a URL without a path and prepends `/` to one that
+    /// starts with `?`; GRT-18: robots_test.cc `GoogleOnly_SystemTest`
+    /// expects the empty URL to be disallowed by `disallow: /`). Off: such
+    /// a URL is refused (`ErrorKind::NotAPath`): RFC 9309 decides URIs and
+    /// their paths (R2.2.2-2), and none of these names one.
+    /// Default: rfc9309 = false; google = true.
+    pub library_url_shapes: bool,
 
     /// A `Content-Usage` line is a rule (draft-ietf-aipref-attach-05 §3,
     /// which "Updates: 9309"): it belongs to its group and, like allow and
@@ -366,7 +390,9 @@ impl Profile {
             encode_url_non_ascii: true,
             uppercase_url_hex: true,
             encode_url_star_dollar: true,
+            query_colon_slash_as_data: true,
             index_html_is_dir: false,
+            library_url_shapes: false,
             content_usage_rule: false,
             usage_vocabulary: Vocabulary::Vocab07,
             content_signal_scope: SignalScope::Group,
@@ -404,7 +430,9 @@ impl Profile {
             encode_url_non_ascii: false,
             uppercase_url_hex: false,
             encode_url_star_dollar: false,
+            query_colon_slash_as_data: false,
             index_html_is_dir: true,
+            library_url_shapes: true,
             ..Profile::rfc9309()
         }
     }
@@ -441,6 +469,7 @@ impl Profile {
             implicit_robots_txt_allow: r.implicit_robots_txt_allow,
             encode_url_non_ascii: r.encode_url_non_ascii,
             uppercase_url_hex: r.uppercase_url_hex,
+            library_url_shapes: r.library_url_shapes,
             ..self.clone()
         }
     }
@@ -537,6 +566,30 @@ pub fn switches() -> &'static [Switch] {
         sw!("encode_url_star_dollar=true", "encoding", ["R2.2.3-2"], |p| p
             .encode_url_star_dollar =
             true),
+        sw!(
+            "query_colon_slash_as_data=false",
+            "encoding",
+            ["R2.2.2-11", "R2.2.2-14"],
+            |p| p.query_colon_slash_as_data = false
+        ),
+        sw!(
+            "query_colon_slash_as_data=true",
+            "encoding",
+            ["R2.2.2-11", "R2.2.2-14"],
+            |p| p.query_colon_slash_as_data = true
+        ),
+        sw!(
+            "library_url_shapes=true",
+            "special-cases",
+            ["GRT-12", "GRT-18"],
+            |p| p.library_url_shapes = true
+        ),
+        sw!(
+            "library_url_shapes=false",
+            "special-cases",
+            ["GRT-12", "GRT-18"],
+            |p| p.library_url_shapes = false
+        ),
         sw!(
             "reject_invalid_utf8_patterns=false",
             "encoding",

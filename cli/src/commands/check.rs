@@ -120,8 +120,16 @@ fn side_by_side(a: &Args, requests: &[Request]) -> anyhow::Result<i32> {
 
 pub fn run(a: Args) -> anyhow::Result<i32> {
     // The protocol's rule: `""`, `?q` or `#/x` would be read as different
-    // URLs by different parsers (the oracle's library reads them as `/`).
-    if let Some(e) = a.urls.iter().find_map(|u| wire::url_error(u)) {
+    // URLs by different parsers. Only the oracle under a profile that reads
+    // them as Google's library does, or an adapter that says it takes
+    // them (`library_urls`), is asked them: checked once the answerer is
+    // known.
+    let plain = a.adapter.is_none() && a.command.is_none() && !a.usage;
+    let single = a.adapter.as_deref().is_some_and(|n| n != "all");
+    if let Some(e) = a.urls.iter().find_map(|u| {
+        let later = (plain || single) && wire::is_library_url(u);
+        if later { None } else { wire::url_error_for(u, false) }
+    }) {
         anyhow::bail!("{e}");
     }
     let robots: Arc<[u8]> = read_body(&a.robots)?.into();
@@ -162,6 +170,12 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             Reference::for_profile(&a.profile).expect("built-in profile"),
         ),
     };
+    let library_urls = adapter.info().capabilities.library_urls;
+    if let Some(e) =
+        a.urls.iter().find_map(|u| wire::url_error_for(u, library_urls))
+    {
+        anyhow::bail!("{e}");
+    }
     let replies = adapter.answer_batch(&requests);
     let mut code = 0;
     let mut json = Vec::new();

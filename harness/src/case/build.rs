@@ -135,7 +135,11 @@ fn verdict_check(
     fetch: &Option<Arc<Scenario>>,
 ) -> Result<Check, CaseErrorKind> {
     let at = At::Check(n);
-    if !is_case_url(&ch.url) {
+    // A library-shaped URL (empty, `?q`, `#f`) is asked only of parsers
+    // that say they take it (`Capabilities::library_urls`); the others
+    // are recorded not applicable.
+    let library = robots_adapters::wire::is_library_url(&ch.url);
+    if !is_case_url(&ch.url) && (!library || fetch.is_some()) {
         return Err(CaseErrorKind::BadUrl { at, url: ch.url.clone() });
     }
     let expect = expectation(&ch.expect, Vocabulary::Verdict)

@@ -390,21 +390,23 @@ mod tests {
 
     #[test]
     fn case_urls_are_absolute_or_one_slash_paths() {
-        for good in ["/", "/a?b#c", "https://example.com", "http://h:8/x?q"] {
-            let (_, errors) = load(&case_with("h", "robots = \"\"", good));
-            assert!(errors.is_empty(), "{good}: {errors:?}");
-        }
-        for bad in [
-            "//",
-            "//example.com/x",
+        // The three shapes Google's library takes (``, `?q`, `#x`) are let
+        // through for adapters that declare `library_urls`.
+        for good in [
+            "/",
+            "/a?b#c",
+            "https://example.com",
+            "http://h:8/x?q",
             "",
             "?q",
             "#x",
-            "x",
-            "http:/x",
-            "http://",
-            "1a://h/",
         ] {
+            let (_, errors) = load(&case_with("h", "robots = \"\"", good));
+            assert!(errors.is_empty(), "{good}: {errors:?}");
+        }
+        for bad in
+            ["//", "//example.com/x", "x", "http:/x", "http://", "1a://h/"]
+        {
             let (_, errors) = load(&case_with("h", "robots = \"\"", bad));
             let e = &errors[0];
             assert_eq!(
@@ -417,6 +419,20 @@ mod tests {
                     .contains(&format!("check 1: url `{bad}` is neither")),
                 "{e}"
             );
+        }
+    }
+
+    #[test]
+    fn library_urls_are_refused_in_a_fetch_case() {
+        for url in ["", "?q", "#x"] {
+            let text = format!(
+                "{}[case.fetch]\nstatus = 200\n",
+                case_with("f", "robots = \"\"", url)
+            );
+            let (cases, errors) = load(&text);
+            assert!(cases.is_empty(), "{url:?}");
+            let e = errors[0].to_string();
+            assert!(e.contains("is neither"), "{url:?}: {e}");
         }
     }
 

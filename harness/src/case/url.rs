@@ -5,6 +5,9 @@
 //! The rule exists so that the oracle and every adapter are asked the same
 //! URL: `//x`, ``, `?q`, `#x` or `x` are read as different URLs by
 //! different readers. It checks the shape only, never what a URL means.
+//! (The three shapes Google's library takes, ``, `?q` and `#x`, are let
+//! through by the case builder for parsers that declare `library_urls`;
+//! see `robots_adapters::wire::is_library_url`.)
 
 use super::error::{At, CaseErrorKind};
 
