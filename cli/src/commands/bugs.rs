@@ -10,7 +10,7 @@ use robots_fingerprint::{
 };
 use robots_runner::matrix::selection;
 use robots_runner::output::atomic_write;
-use robots_runner::suite::{Filter, Suite};
+use robots_runner::suite::Filter;
 
 use super::CasesDir;
 
@@ -42,11 +42,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<i32> {
-    let suite = Suite::load(&a.cases.root());
-    anyhow::ensure!(
-        suite.errors.is_empty(),
-        "fix the case files first (robots-conformance validate)"
-    );
+    let suite = a.cases.valid_suite()?;
     let entry = super::open::ready_entry(&a.adapter)?;
     let filter = Filter {
         include: a.filters.clone(),

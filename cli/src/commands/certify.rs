@@ -96,11 +96,7 @@ fn write_fingerprint(fit: &Fit, w: &mut Vec<u8>) -> std::io::Result<()> {
 }
 
 pub fn run(a: Args) -> anyhow::Result<i32> {
-    let suite = Suite::load(&a.cases.root());
-    anyhow::ensure!(
-        suite.errors.is_empty(),
-        "fix the case files first (robots-conformance validate)"
-    );
+    let suite = a.cases.valid_suite()?;
     let entries = match (&a.command, &a.adapter) {
         (Some(template), _) => {
             vec![command_entry(template, &a.command_profile)?]

@@ -95,11 +95,7 @@ fn fits(
     }
     let root = cases
         .map_or_else(robots_runner::suite::default_root, |p| p.to_path_buf());
-    let suite = robots_runner::suite::Suite::load(&root);
-    anyhow::ensure!(
-        suite.errors.is_empty(),
-        "fix the case files first (robots-conformance validate)"
-    );
+    let suite = super::valid_suite(&root)?;
     let sel = robots_runner::matrix::selection(&suite, &Default::default());
     for a in adapters.iter_mut() {
         let name = a.info().name;

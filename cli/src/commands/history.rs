@@ -18,7 +18,7 @@ use robots_fingerprint::history_render::write_history;
 use robots_runner::budget::Budget;
 use robots_runner::cache::Cache;
 use robots_runner::matrix::selection;
-use robots_runner::suite::{Filter, Suite};
+use robots_runner::suite::Filter;
 
 use super::CasesDir;
 use super::matrix::run_matrix_cached;
@@ -54,11 +54,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<i32> {
-    let suite = Suite::load(&a.cases.root());
-    anyhow::ensure!(
-        suite.errors.is_empty(),
-        "fix the case files first (robots-conformance validate)"
-    );
+    let suite = a.cases.valid_suite()?;
     anyhow::ensure!(
         release::split(&a.adapter)?.1.is_none(),
         "--adapter takes the bare name; the releases go in --versions"

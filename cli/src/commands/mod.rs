@@ -97,6 +97,24 @@ impl CasesDir {
     fn root(&self) -> PathBuf {
         self.cases.clone().unwrap_or_else(robots_runner::suite::default_root)
     }
+
+    /// The suite, for a command that runs it: refused while any case
+    /// file has an error (`validate` lists them).
+    fn valid_suite(&self) -> anyhow::Result<robots_runner::suite::Suite> {
+        valid_suite(&self.root())
+    }
+}
+
+/// The suite under `root`, refused while any case file has an error.
+fn valid_suite(
+    root: &std::path::Path,
+) -> anyhow::Result<robots_runner::suite::Suite> {
+    let suite = robots_runner::suite::Suite::load(root);
+    anyhow::ensure!(
+        suite.errors.is_empty(),
+        "fix the case files first (robots-conformance validate)"
+    );
+    Ok(suite)
 }
 
 /// The longest `--timeout` accepted: a day.
