@@ -12,9 +12,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-bin=${1:-$root/target/release/robots-conformance}
-case "$bin" in /*) ;; *) bin="$PWD/$bin" ;; esac
-[ -x "$bin" ] || cargo build --release --locked -p robots-conformance --manifest-path "$root/Cargo.toml"
+# The binary, made absolute (the steps below change folders), built when missing.
+bin=$(bash "$root/.ci/binary.sh" "${1:-}")
 command -v npm >/dev/null 2>&1 || {
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null

@@ -13,11 +13,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-bin=${1:-$root/target/release/robots-conformance}
-# A relative BIN (as .ci/run passes it) is relative to the caller's folder; the
-# steps below change folders, so make it absolute.
-case "$bin" in /*) ;; *) bin="$PWD/$bin" ;; esac
-[ -x "$bin" ] || cargo build --release --locked -p robots-conformance --manifest-path "$root/Cargo.toml"
+# The binary, made absolute (the steps below change folders), built when missing.
+bin=$(bash "$root/.ci/binary.sh" "${1:-}")
 command -v cargo >/dev/null || { echo "cargo (Rust 1.95+, rustup) is needed to build the package"; exit 1; }
 
 venv=$root/target/py-oracle
