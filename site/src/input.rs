@@ -33,6 +33,8 @@ pub const MAX_BYTES: u64 = 512 * 1024 * 1024;
 pub struct Report {
     /// Where it was read.
     pub path: PathBuf,
+    /// How the site names it: see [`shown`].
+    pub shown: String,
     /// The run.
     pub matrix: Matrix,
 }
@@ -42,8 +44,9 @@ pub struct Report {
 pub struct Inputs {
     /// The matrices, sorted by path.
     pub reports: Vec<Report>,
-    /// The histories with their files, sorted by path.
-    pub histories: Vec<(PathBuf, History)>,
+    /// The histories with their names as the site shows them (see
+    /// [`shown`]), sorted by path.
+    pub histories: Vec<(String, History)>,
 }
 
 /// What a file is taken for.
@@ -66,14 +69,19 @@ fn bad(path: &Path, why: impl Into<String>) -> SiteError {
 /// An input that is missing or unreadable, a file that is neither kind
 /// (naming why as either), a bound passed, or no input at all.
 pub fn read(paths: &[PathBuf]) -> Result<Inputs, SiteError> {
-    let mut files: Vec<(PathBuf, Kind)> = Vec::new();
+    let mut files: Vec<(PathBuf, Kind, String)> = Vec::new();
     let mut entries = 0usize;
     for p in paths {
         let meta = std::fs::metadata(p).map_err(|e| bad(p, e.to_string()))?;
         if meta.is_dir() {
-            walk(p, p, 0, &mut entries, &mut files)?;
+            let mut found = Vec::new();
+            walk(p, p, 0, &mut entries, &mut found)?;
+            files.extend(found.into_iter().map(|(f, k)| {
+                let name = shown(p, &f);
+                (f, k, name)
+            }));
         } else {
-            files.push((p.clone(), Kind::Either));
+            files.push((p.clone(), Kind::Either, shown(p, p)));
         }
         if files.len() > MAX_INPUTS {
             return Err(bad(
@@ -85,20 +93,22 @@ pub fn read(paths: &[PathBuf]) -> Result<Inputs, SiteError> {
     files.sort();
     files.dedup_by(|a, b| a.0 == b.0);
     let mut inputs = Inputs::default();
-    for (path, kind) in files {
+    for (path, kind, shown) in files {
         match kind {
             Kind::Report => {
                 let matrix = parse(&path)?.map_err(|e| bad(&path, e))?;
-                inputs.reports.push(Report { path, matrix });
+                inputs.reports.push(Report { path, shown, matrix });
             }
             Kind::History => {
                 let h = parse(&path)?.map_err(|e| bad(&path, e))?;
-                inputs.histories.push((path, h));
+                inputs.histories.push((shown, h));
             }
             Kind::Either => match parse::<Matrix>(&path)? {
-                Ok(matrix) => inputs.reports.push(Report { path, matrix }),
+                Ok(matrix) => {
+                    inputs.reports.push(Report { path, shown, matrix });
+                }
                 Err(matrix) => match parse::<History>(&path)? {
-                    Ok(h) => inputs.histories.push((path, h)),
+                    Ok(h) => inputs.histories.push((shown, h)),
                     Err(history) => {
                         return Err(SiteError::Format {
                             path,
@@ -116,6 +126,20 @@ pub fn read(paths: &[PathBuf]) -> Result<Inputs, SiteError> {
         return Err(SiteError::Empty(named.join(", ")));
     }
     Ok(inputs)
+}
+
+/// How the site names `file`, found under the input `named`: from the
+/// input's own folder name down (`history/python-protego/history.json`
+/// for the input `/home/me/results/history`), or, for a file named itself,
+/// its folder and name (`matrix/report.json`). Never the builder's absolute
+/// path: a published site must not show where it was built, and a long
+/// one would not fit a phone's width.
+fn shown(named: &Path, file: &Path) -> String {
+    let base = if named == file { named.parent() } else { Some(named) };
+    let from =
+        base.and_then(Path::parent).filter(|p| !p.as_os_str().is_empty());
+    let rel = from.and_then(|f| file.strip_prefix(f).ok()).unwrap_or(file);
+    rel.display().to_string()
 }
 
 /// Collects `report.json` and `history.json` below `dir`.
@@ -195,6 +219,28 @@ mod tests {
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
         d
+    }
+
+    #[test]
+    fn inputs_are_shown_from_the_named_folder_down_never_absolute() {
+        let p = |s: &str| PathBuf::from(s);
+        let h = p("/home/me/results/history/python-protego/history.json");
+        assert_eq!(
+            shown(&p("/home/me/results/history"), &h),
+            "history/python-protego/history.json"
+        );
+        assert_eq!(
+            shown(&p("/home/me/results/history/"), &h),
+            "history/python-protego/history.json"
+        );
+        let r = p("/tmp/x/matrix/report.json");
+        assert_eq!(shown(&r, &r), "matrix/report.json");
+        assert_eq!(
+            shown(&p("results"), &p("results/m/report.json")),
+            "results/m/report.json"
+        );
+        assert_eq!(shown(&p("report.json"), &p("report.json")), "report.json");
+        assert_eq!(shown(&p("/"), &p("/m/report.json")), "/m/report.json");
     }
 
     #[test]

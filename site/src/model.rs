@@ -102,9 +102,7 @@ impl Site {
                     let first = p.column.as_ref().map_or(0, |(i, _)| *i);
                     notes.push(format!(
                         "{}: {} is shown from {} (its first report)",
-                        r.path.display(),
-                        col.info.name,
-                        inputs.reports[first].path.display()
+                        r.shown, col.info.name, inputs.reports[first].shown
                     ));
                     continue;
                 }

@@ -88,7 +88,7 @@ pub fn render(site: &Site, id: &str) -> String {
              <th scope=\"col\">check</th><th scope=\"col\">question</th><th scope=\"col\">expected ({})</th>",
             rows.len(),
             escape(id),
-            escape(&r.path.display().to_string()),
+            escape(&r.shown),
             escape(&m.profile)
         );
         for (p, _) in &cols {

@@ -105,18 +105,18 @@ pub fn render(site: &Site) -> String {
         let _ = write!(
             b,
             "<li>matrix <code>{}</code>: {} checks, {} adapters, counted under <code>{}</code> ({})</li>",
-            escape(&r.path.display().to_string()),
+            escape(&r.shown),
             r.matrix.checks.len(),
             r.matrix.adapters.len(),
             escape(&r.matrix.profile),
             escape(&r.matrix.tool)
         );
     }
-    for (path, h) in &site.inputs.histories {
+    for (shown, h) in &site.inputs.histories {
         let _ = write!(
             b,
             "<li>history <code>{}</code>: {} over {} release(s)</li>",
-            escape(&path.display().to_string()),
+            escape(shown),
             escape(&h.adapter),
             h.releases.len()
         );
