@@ -3,7 +3,7 @@
 cargo-mutants configuration that runs exactly that sample.
 
     python3 mutation/sample.py --seed 1 --size 360 --out mutation/s1
-    cargo mutants --config mutation/s1/mutants.toml --shard 0/2 -o mutation/s1/shard-0
+    bash mutation/run.sh mutation/s1 0/2     # and 1/2, on this or another machine
 
 The population is `cargo mutants --list --json -p robots-oracle` on the tree
 as it is (the names carry line and column, so a sample belongs to its
@@ -71,10 +71,10 @@ def main():
     write(os.path.join(a.out, "sample.txt"), head + "".join(n + "\n" for n in sample))
     res = ",\n".join("  " + json.dumps("^" + re.escape(n) + "$") for n in sample)
     write(os.path.join(a.out, "mutants.toml"), f"""{head}# Written by mutation/sample.py; run with
-#   cargo mutants --config {a.out}/mutants.toml [--shard K/N] -o {a.out}/shard-K
-# The judge: the spec cases alone.
+#   bash mutation/run.sh {a.out} K/N
+# The judge: the spec cases alone (built and run alone).
 test_package = ["robots-runner"]
-additional_cargo_test_args = ["--test", "spec"]
+additional_cargo_args = ["--test", "spec"]
 profile = "mutants"
 minimum_test_timeout = 60
 examine_re = [

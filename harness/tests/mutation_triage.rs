@@ -1,0 +1,100 @@
+//! The mutation campaign's triage holds to its outcomes (mutation/README.md):
+//! every mutant that a committed sample's spec cases missed has exactly one
+//! entry in `mutation/triage.toml`; every entry names a survivor of its
+//! sample; a "case" entry names a check that exists in the suite (so the case
+//! that now catches the mutant cannot be renamed away silently); the other
+//! verdicts carry their argument.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use robots_runner::suite::{Suite, default_root};
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+struct Triage {
+    #[serde(default)]
+    survivor: Vec<Survivor>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Survivor {
+    mutant: String,
+    sample: String,
+    verdict: String,
+    why: String,
+    case: Option<String>,
+}
+
+/// The missed mutants of each sample folder, from its shards' outcomes.json.
+fn missed(root: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let Ok(samples) = std::fs::read_dir(root) else { return out };
+    for sample in samples.flatten().filter(|e| e.path().is_dir()) {
+        let name = sample.file_name().to_string_lossy().into_owned();
+        let set = out.entry(name).or_default();
+        for shard in std::fs::read_dir(sample.path()).unwrap().flatten() {
+            let file = shard.path().join("mutants.out/outcomes.json");
+            let Ok(text) = std::fs::read_to_string(&file) else { continue };
+            let v: serde_json::Value = serde_json::from_str(&text)
+                .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            for o in v["outcomes"].as_array().expect("outcomes") {
+                if o["summary"] == "MissedMutant" {
+                    let name = o["scenario"]["Mutant"]["name"].as_str();
+                    set.insert(name.expect("a mutant's name").to_owned());
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_survivor_is_triaged_and_every_triage_names_a_survivor() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mutation");
+    let text = std::fs::read_to_string(dir.join("triage.toml")).unwrap();
+    let triage: Triage = toml::from_str(&text).unwrap();
+    let missed = missed(&dir);
+    let suite = Suite::load(&default_root());
+    let checks: BTreeSet<&str> = suite
+        .cases
+        .iter()
+        .flat_map(|c| c.checks.iter().map(|k| k.name.as_str()))
+        .collect();
+    let mut seen = BTreeSet::new();
+    let mut wrong = Vec::new();
+    for s in &triage.survivor {
+        let key = (s.sample.as_str(), s.mutant.as_str());
+        if !seen.insert(key) {
+            wrong.push(format!("{}: triaged twice: {}", s.sample, s.mutant));
+        }
+        if !missed.get(&s.sample).is_some_and(|m| m.contains(&s.mutant)) {
+            wrong.push(format!(
+                "{}: not a survivor there: {}",
+                s.sample, s.mutant
+            ));
+        }
+        match (s.verdict.as_str(), &s.case) {
+            ("case", Some(c)) if checks.contains(c.as_str()) => {}
+            ("case", c) => {
+                wrong.push(format!("{}: no such check {c:?}", s.mutant))
+            }
+            ("equivalent" | "unreachable", None) if s.why.len() >= 40 => {}
+            (v, _) => wrong.push(format!(
+                "{}: verdict {v} without its argument",
+                s.mutant
+            )),
+        }
+    }
+    for (sample, names) in &missed {
+        for n in names {
+            if !seen.contains(&(sample.as_str(), n.as_str())) {
+                wrong.push(format!(
+                    "{sample}: missed mutant without triage: {n}"
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
