@@ -2,7 +2,9 @@
 # Runs one shard of a mutation sample (written by mutation/sample.py):
 #   bash mutation/run.sh SAMPLE_DIR K/N
 # e.g. `bash mutation/run.sh mutation/s1 0/2`, and `1/2` on another machine.
-# Shards are round-robin over the sample, so each is itself a spread of it.
+# Shards are round-robin over the sample, so each is itself a spread of it, and
+# each runs its mutants in random order, so a shard stopped early has still run
+# a random part of it (say so when counting a partial run).
 # Writes SAMPLE_DIR/shard-K/mutants.out (cargo-mutants' outcomes.json, logs
 # and diffs; commit only outcomes.json) and mutates src/ IN PLACE: run it in
 # a worktree of its own, never in one you are editing.
@@ -26,4 +28,4 @@ cargo test -q --profile mutants -p robots-runner --test spec >/dev/null
 k=${shard%/*}
 cargo mutants --config "$dir/mutants.toml" -p robots-oracle --test-package robots-runner \
   --baseline skip --timeout 90 --build-timeout 600 --in-place \
-  --shard "$shard" --sharding round-robin -o "$dir/shard-$k"
+  --shard "$shard" --sharding round-robin --shuffle -o "$dir/shard-$k"

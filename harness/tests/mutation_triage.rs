@@ -1,9 +1,9 @@
 //! The mutation campaign's triage holds to its outcomes (mutation/README.md):
 //! every mutant that a committed sample's spec cases missed has exactly one
 //! entry in `mutation/triage.toml`; every entry names a survivor of its
-//! sample; a "case" entry names a check that exists in the suite (so the case
-//! that now catches the mutant cannot be renamed away silently); the other
-//! verdicts carry their argument.
+//! sample; a "case" or "judge" entry names a check that exists in the suite
+//! (so what now catches the mutant cannot be renamed away silently); the
+//! other verdicts carry their argument.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -76,8 +76,8 @@ fn every_survivor_is_triaged_and_every_triage_names_a_survivor() {
             ));
         }
         match (s.verdict.as_str(), &s.case) {
-            ("case", Some(c)) if checks.contains(c.as_str()) => {}
-            ("case", c) => {
+            ("case" | "judge", Some(c)) if checks.contains(c.as_str()) => {}
+            ("case" | "judge", c) => {
                 wrong.push(format!("{}: no such check {c:?}", s.mutant))
             }
             ("equivalent" | "unreachable", None) if s.why.len() >= 40 => {}

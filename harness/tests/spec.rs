@@ -7,9 +7,12 @@
 //! `--list`, `--ignored`. Under nextest (one process per trial, run as
 //! `spec --exact NAME`) only the trial's own file is loaded.
 //!
-//! Each decide check also asks the oracle's two paths directly: the fast
-//! one (`decide`, with every group indexed) must give the plain reading's
-//! decision (`decide_linear`), explanation included.
+//! Each decide check also asks the oracle's paths directly: the fast one
+//! (`decide`, with every group indexed), one parse asked the case's other
+//! URLs first (so the adaptive path builds its index and memos), and the
+//! file parsed for the one crawler (`parse_for`: `decide`, `is_allowed`)
+//! must each give the plain reading's decision (`decide_linear`),
+//! explanation included.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -37,12 +40,43 @@ fn file_of(root: &Path, name: &str) -> Option<PathBuf> {
 /// The fast path's decision, when it differs from the plain reading's.
 fn paths_differ(case: &Case, q: &Request, profile: &str) -> Option<String> {
     let Request::Decide { agent, url, .. } = q else { return None };
-    let robots = RobotsTxt::parse(&case.robots, &Profile::by_name(profile)?);
+    let parsed_as = Profile::by_name(profile)?;
+    let robots = RobotsTxt::parse(&case.robots, &parsed_as);
     let plain = robots.decide_linear(agent, url).ok()?;
     let fast = robots.decide_indexed(agent, url).ok()?;
-    (fast != plain).then(|| {
-        format!(
+    if fast != plain {
+        return Some(format!(
             "fast path ({profile}) differs:\n{fast:#?}\nplain:\n{plain:#?}"
+        ));
+    }
+    // One parse asked every URL of the case first, then this one: the way a
+    // crawler uses it, and the way the adaptive path reaches its index
+    // (built on a group's fourth consultation) and its memos.
+    let mut warm = 0;
+    for q in &case.checks {
+        if let Request::Decide { agent: a, url: u, .. } = &q.request {
+            let _ = robots.decide(a, u);
+            warm += 1;
+        }
+    }
+    for _ in 0..4 {
+        let again = robots.decide(agent, url).ok()?;
+        if again != plain {
+            return Some(format!(
+                "decide ({profile}) after {warm} other questions differs:\n\
+                 {again:#?}\nplain:\n{plain:#?}"
+            ));
+        }
+    }
+    // The file parsed for the one crawler (`parse_for`), as the bindings
+    // and crawlers that ask one agent many URLs use it.
+    let mine = RobotsTxt::parse_for(&case.robots, &parsed_as, agent);
+    let focused = mine.decide(url).ok()?;
+    let quick = mine.is_allowed(url);
+    (focused != plain || quick != plain.is_allowed()).then(|| {
+        format!(
+            "parse_for ({profile}) differs: is_allowed {quick}, decide:\n\
+             {focused:#?}\nplain:\n{plain:#?}"
         )
     })
 }
