@@ -39,8 +39,9 @@ def main():
         triage = tomllib.load(f).get("survivor", [])
     bad = 0
     print("| sample | drawn | run | caught | missed | timeout | unviable | "
-          "equivalent (triaged) | detected / viable | detected / (viable - equivalent) | outside the sample |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "equivalent | unreachable | now caught (case, judge) | detected / viable | "
+          "detected / (viable - equivalent) | with the new cases | outside the sample |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for d in sys.argv[1:]:
         name = os.path.basename(os.path.normpath(d))
         with open(os.path.join(d, "sample.txt"), encoding="utf-8") as f:
@@ -58,16 +59,22 @@ def main():
             if seen.get(n) != "missed":
                 print(f"{name}: triage entry for a mutant that is not a survivor here: {n}", file=sys.stderr)
                 bad += 1
-        equivalent = sum(1 for n, t in mine.items()
-                         if t["verdict"] == "equivalent" and inside.get(n) == "missed")
+        verdicts = {}
+        for n, t in mine.items():
+            if inside.get(n) == "missed":
+                verdicts[t["verdict"]] = verdicts.get(t["verdict"], 0) + 1
+        equivalent = verdicts.get("equivalent", 0)
+        unreachable = verdicts.get("unreachable", 0)
+        fixed = verdicts.get("case", 0) + verdicts.get("judge", 0)
         viable = count["caught"] + count["missed"] + count["timeout"]
         detected = count["caught"] + count["timeout"]
         pct = lambda a, b: f"{100 * a / b:.1f} %" if b else "-"
         out = ", ".join(f"{sum(1 for v in outside.values() if v == k)} {k}"
                         for k in KINDS.values() if any(v == k for v in outside.values()))
         print(f"| {name} | {len(drawn)} | {len(inside)} | {count['caught']} | {count['missed']} | "
-              f"{count['timeout']} | {count['unviable']} | {equivalent} | {pct(detected, viable)} | "
-              f"{pct(detected, viable - equivalent)} | {out or '-'} |")
+              f"{count['timeout']} | {count['unviable']} | {equivalent} | {unreachable} | {fixed} | "
+              f"{pct(detected, viable)} | {pct(detected, viable - equivalent)} | "
+              f"{pct(detected + fixed, viable - equivalent)} | {out or '-'} |")
     sys.exit(1 if bad else 0)
 
 

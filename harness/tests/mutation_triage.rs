@@ -1,5 +1,5 @@
 //! The mutation campaign's triage holds to its outcomes (mutation/README.md):
-//! every mutant that a committed sample's spec cases missed has exactly one
+//! every drawn mutant that a committed sample's spec cases missed has exactly one
 //! entry in `mutation/triage.toml`; every entry names a survivor of its
 //! sample; a "case" or "judge" entry names a check that exists in the suite
 //! (so what now catches the mutant cannot be renamed away silently); the
@@ -33,6 +33,16 @@ fn missed(root: &Path) -> BTreeMap<String, BTreeSet<String>> {
     let Ok(samples) = std::fs::read_dir(root) else { return out };
     for sample in samples.flatten().filter(|e| e.path().is_dir()) {
         let name = sample.file_name().to_string_lossy().into_owned();
+        // Only the mutants drawn count: cargo-mutants 27.1.0 also runs
+        // every struct-field deletion of the files it examines
+        // (mutation/README.md), and those are counted apart.
+        let Ok(drawn) =
+            std::fs::read_to_string(sample.path().join("sample.txt"))
+        else {
+            continue;
+        };
+        let drawn: BTreeSet<&str> =
+            drawn.lines().filter(|l| !l.starts_with('#')).collect();
         let set = out.entry(name).or_default();
         for shard in std::fs::read_dir(sample.path()).unwrap().flatten() {
             let file = shard.path().join("mutants.out/outcomes.json");
@@ -40,9 +50,11 @@ fn missed(root: &Path) -> BTreeMap<String, BTreeSet<String>> {
             let v: serde_json::Value = serde_json::from_str(&text)
                 .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
             for o in v["outcomes"].as_array().expect("outcomes") {
-                if o["summary"] == "MissedMutant" {
-                    let name = o["scenario"]["Mutant"]["name"].as_str();
-                    set.insert(name.expect("a mutant's name").to_owned());
+                let name = o["scenario"]["Mutant"]["name"].as_str();
+                if o["summary"] == "MissedMutant"
+                    && let Some(name) = name.filter(|n| drawn.contains(n))
+                {
+                    set.insert(name.to_owned());
                 }
             }
         }

@@ -120,6 +120,17 @@ def table_case():
     for i in (20, 24, 7, 20, 7, 24):
         n = R.choice([130, 300])
         cands.append(place(n, [(near_words(n - 80, 1)[0], pieces[i])]))
+    # A rule's later piece without its earlier one, or before it, and a
+    # piece in a path that does not start with `/a`: a matcher that skips
+    # a piece (or the first) matches where the pattern does not.
+    for i in (1, 2, 5, 6, 9, 10, 13, 14):
+        n = R.choice([130, 300])
+        at = near_words(n - 80, 1)[0]
+        cands.append(place(n, [(at, tails[i])]))
+        cands.append(place(n, [(at, tails[i]), (at + len(tails[i]) + 3, pieces[i])]))
+        cands.append(place(n, [(at, pieces[i])])[: n - len(tails[i])] + tails[i])
+    for i in (3, 7, 11):
+        cands.append("/b" + place(200, [(60, pieces[i])])[2:])
     for _ in range(400):
         n = R.choice([70, 130, 300, 520])
         chosen = R.sample(range(40), R.randint(0, 3))
@@ -136,8 +147,8 @@ def table_case():
         cands.append(path)
     emit("pieces-across-word-edges-in-long-urls",
          ["R2.2.3-1", "R2.2.2-5", "R2.2.2-6", "R2.2.2-13"],
-         "40 wildcard rules whose pieces (2 to 70 octets) sit at offsets near 64-octet word edges of URLs of 70 to 520 octets; the longest matching rule decides, computed by mutation/cases/make_indexed_matching.py from the RFC's matching rule alone",
-         rules, checks_for(rules, cands, 16))
+         "40 wildcard rules whose pieces (2 to 70 octets) sit at offsets near 64-octet word edges of URLs of 70 to 520 octets, some with a rule's later piece but not its earlier one, or in the wrong order; the longest matching rule decides, computed by mutation/cases/make_indexed_matching.py from the RFC's matching rule alone",
+         rules, checks_for(rules, cands, 30))
 
 
 def keys_case():
