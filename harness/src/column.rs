@@ -32,10 +32,10 @@ use robots_adapters::registry::{self, Entry, Host, Status};
 use robots_adapters::{Adapter, Info, Reply, Request};
 
 use crate::budget::Budget;
-use crate::cache::{Answers, Cache};
+use crate::cache::Answers;
 use crate::case::{Case, Check, PROFILES};
 use crate::cost::ColumnCost;
-use crate::matrix::{Cell, Column, counting_profile};
+use crate::matrix::{Cell, Column, Options, counting_profile};
 use crate::render::describe_reply;
 use crate::run::{judge, run_cases};
 
@@ -305,19 +305,18 @@ fn confirm<'a>(
 
 /// Runs `entry`'s column over `selected`, whose checks have the cache
 /// keys `keys` (computed once for every column: a key hashes the whole
-/// request, fetch scenarios and large bodies included).
-#[allow(clippy::too_many_arguments)]
+/// request, fetch scenarios and large bodies included), asking as
+/// `options` says (its profile, limits, host, budget, progress and
+/// cache; its suite, filter and entries are the matrix's).
 pub fn run_column(
     entry: &Entry,
     selected: &[(&Case, Vec<&Check>)],
     keys: &[Vec<String>],
-    profile: &str,
-    limits: Limits,
-    host: &Host,
-    budget: &Budget,
-    progress: &(dyn Fn(&str, usize) + Sync),
-    cache: Option<&Cache>,
+    options: &Options,
 ) -> (Column, Vec<(String, Cell)>) {
+    let Options { profile, limits, host, budget, progress, cache, .. } =
+        options;
+    let (limits, cache) = (*limits, *cache);
     let started = Instant::now();
     let mut column = Column::new(entry.info.clone());
     if let Status::Unavailable { why, fix } = registry::status(entry) {

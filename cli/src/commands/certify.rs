@@ -9,7 +9,7 @@ use robots_adapters::registry::{self, Entry};
 use robots_fingerprint::{Answers, Fit, fingerprint};
 use robots_runner::badge::Badge;
 use robots_runner::certify::{TIER_LEVELS, certify, write_markdown};
-use robots_runner::matrix::selection;
+use robots_runner::matrix::{Options, selection};
 use robots_runner::output::{OutDir, atomic_write};
 use robots_runner::suite::{Filter, Suite};
 
@@ -111,14 +111,11 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         &out,
         &["certificate.md", "certificate.json", "badge.svg"],
     );
-    let m = run_matrix(
-        &suite,
-        &Filter::default(),
-        &entries,
-        &a.profile,
-        a.timeout,
-        false,
-    );
+    let m = run_matrix(Options {
+        limits: super::open::limits(a.timeout),
+        host: super::open::host(),
+        ..Options::new(&suite, &entries, &a.profile)
+    });
     let col = &m.adapters[0];
     anyhow::ensure!(
         col.status == "ready",

@@ -15,13 +15,12 @@ use robots_adapters::release;
 use robots_fingerprint::from_matrix::fit_matrix;
 use robots_fingerprint::history::{Asked, History};
 use robots_fingerprint::history_render::write_history;
-use robots_runner::budget::Budget;
 use robots_runner::cache::Cache;
-use robots_runner::matrix::selection;
+use robots_runner::matrix::{Options, selection};
 use robots_runner::suite::Filter;
 
 use super::CasesDir;
-use super::matrix::run_matrix_cached;
+use super::matrix::{confirming_limits, run_matrix};
 
 /// One parser over its releases: scores, fitted readings, changes.
 #[derive(clap::Args, Debug)]
@@ -109,16 +108,13 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         None
     } else {
         let cache = (!a.no_cache).then(|| Cache::at(Cache::default_dir()));
-        Some(run_matrix_cached(
-            &suite,
-            &filter,
-            &entries,
-            "claimed",
-            a.timeout,
-            false,
-            cache.as_ref(),
-            &Budget::for_cores(),
-        ))
+        Some(run_matrix(Options {
+            filter: &filter,
+            limits: confirming_limits(a.timeout),
+            host: super::open::host(),
+            cache: cache.as_ref(),
+            ..Options::new(&suite, &entries, "claimed")
+        }))
     };
     if let Some(m) = m.as_mut() {
         fit_matrix(m, &selection(&suite, &filter));

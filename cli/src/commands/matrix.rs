@@ -2,7 +2,6 @@
 
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::time::Duration;
 
 use indicatif::{
     MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle,
@@ -13,7 +12,7 @@ use robots_runner::baseline::Baseline;
 use robots_runner::budget::Budget;
 use robots_runner::cache::Cache;
 use robots_runner::column::CONFIRM_FACTOR;
-use robots_runner::matrix::{self, Matrix};
+use robots_runner::matrix::{self, Matrix, Options};
 use robots_runner::output::{self, FolderLock, OutDir};
 use robots_runner::report;
 use robots_runner::suite::{Filter, Suite};
@@ -119,71 +118,55 @@ pub fn select_entries(spec: &str) -> anyhow::Result<Vec<Entry>> {
     }
 }
 
-/// Runs the matrix with progress bars on stderr.
-pub fn run_matrix(
-    suite: &Suite,
-    filter: &Filter,
-    entries: &[Entry],
-    profile: &str,
-    timeout: f64,
-    threads: bool,
-) -> Matrix {
-    let budget = Budget::for_cores();
-    let limits =
-        Limits { base: Duration::from_secs_f64(timeout), ..Limits::default() };
-    run_limited(
-        suite, filter, entries, profile, limits, threads, None, &budget,
-    )
+/// The limits of `--timeout SECONDS` for a run with the answer cache: a
+/// request that misses its deadline is waited for [`CONFIRM_FACTOR`]
+/// deadlines before it is timed out, so that the cache may keep its
+/// timeouts.
+pub fn confirming_limits(timeout: f64) -> Limits {
+    Limits { confirm: CONFIRM_FACTOR, ..super::open::limits(timeout) }
 }
 
-/// [`run_matrix`] with the answer cache `cache` (none: ask everything)
-/// and `budget` of busy adapter instances; a request that misses its
-/// deadline is waited for [`CONFIRM_FACTOR`] deadlines before it is timed
-/// out, so that the cache may keep its timeouts.
-#[allow(clippy::too_many_arguments)]
-pub fn run_matrix_cached(
-    suite: &Suite,
-    filter: &Filter,
-    entries: &[Entry],
-    profile: &str,
-    timeout: f64,
-    threads: bool,
-    cache: Option<&Cache>,
-    budget: &Budget,
-) -> Matrix {
-    let limits = Limits {
-        base: Duration::from_secs_f64(timeout),
-        confirm: CONFIRM_FACTOR,
-        ..Limits::default()
-    };
-    run_limited(
-        suite, filter, entries, profile, limits, threads, cache, budget,
-    )
+/// Runs the matrix `options` describe with a progress bar per adapter on
+/// stderr (in place of `options.progress`), then prints the answer
+/// cache's warnings.
+pub fn run_matrix(options: Options) -> Matrix {
+    let bars = Bars::new(&options);
+    let progress = |name: &str, done: usize| bars.set(name, done);
+    let cache = options.cache;
+    let m = matrix::run(&Options { progress: &progress, ..options });
+    bars.clear();
+    if let Some(cache) = cache {
+        for w in cache.warnings() {
+            eprintln!("warning: {w}");
+        }
+    }
+    m
 }
 
-#[allow(clippy::too_many_arguments)]
-fn run_limited(
-    suite: &Suite,
-    filter: &Filter,
-    entries: &[Entry],
-    profile: &str,
-    limits: Limits,
-    threads: bool,
-    cache: Option<&Cache>,
-    budget: &Budget,
-) -> Matrix {
-    let total = matrix::selection(suite, filter)
-        .iter()
-        .map(|(_, k)| k.len())
-        .sum::<usize>() as u64;
-    let multi =
-        MultiProgress::with_draw_target(ProgressDrawTarget::stderr_with_hz(4));
-    let style = ProgressStyle::with_template(
-        "{prefix:>30} {bar:30} {pos}/{len} {elapsed}",
-    )
-    .expect("valid template");
-    let bars: Mutex<Vec<(String, ProgressBar)>> = Mutex::new(
-        entries
+/// A progress bar per adapter on stderr, redrawn at most 4 times a
+/// second: checks done of the checks selected.
+struct Bars {
+    multi: MultiProgress,
+    /// Each adapter's bar, by name.
+    bars: Mutex<Vec<(String, ProgressBar)>>,
+}
+
+impl Bars {
+    /// A bar at 0 for each of `options.entries`.
+    fn new(options: &Options) -> Bars {
+        let total = matrix::selection(options.suite, options.filter)
+            .iter()
+            .map(|(_, k)| k.len())
+            .sum::<usize>() as u64;
+        let multi = MultiProgress::with_draw_target(
+            ProgressDrawTarget::stderr_with_hz(4),
+        );
+        let style = ProgressStyle::with_template(
+            "{prefix:>30} {bar:30} {pos}/{len} {elapsed}",
+        )
+        .expect("valid template");
+        let bars = options
+            .entries
             .iter()
             .map(|e| {
                 let bar = multi
@@ -191,30 +174,23 @@ fn run_limited(
                 bar.set_prefix(e.info.name.clone());
                 (e.info.name.clone(), bar)
             })
-            .collect(),
-    );
-    let progress = |name: &str, done: usize| {
-        if let Ok(bars) = bars.lock()
-            && let Some((_, b)) = bars.iter().find(|(n, _)| n == name)
+            .collect();
+        Bars { multi, bars: Mutex::new(bars) }
+    }
+
+    /// `adapter`'s bar at `done` checks.
+    fn set(&self, adapter: &str, done: usize) {
+        if let Ok(bars) = self.bars.lock()
+            && let Some((_, b)) = bars.iter().find(|(n, _)| n == adapter)
         {
             b.set_position(done as u64);
         }
-    };
-    let host = match std::env::current_exe() {
-        Ok(exe) if !threads => Host::Process(exe),
-        _ => Host::Thread,
-    };
-    let m = matrix::run_with(
-        suite, filter, entries, profile, limits, &host, &progress, cache,
-        budget,
-    );
-    let _ = multi.clear();
-    if let Some(cache) = cache {
-        for w in cache.warnings() {
-            eprintln!("warning: {w}");
-        }
     }
-    m
+
+    /// Every bar off the terminal.
+    fn clear(&self) {
+        let _ = self.multi.clear();
+    }
 }
 
 /// What the run does with its `--baseline` file, settled before the run.
@@ -304,17 +280,14 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         exact: false,
     };
     let cache = (!a.no_cache).then(|| Cache::at(Cache::default_dir()));
-    let budget = a.jobs.map_or_else(Budget::for_cores, Budget::new);
-    let mut m = run_matrix_cached(
-        &suite,
-        &filter,
-        &entries,
-        &a.profile,
-        a.timeout,
-        a.threads,
-        cache.as_ref(),
-        &budget,
-    );
+    let mut m = run_matrix(Options {
+        filter: &filter,
+        limits: confirming_limits(a.timeout),
+        host: if a.threads { Host::Thread } else { super::open::host() },
+        cache: cache.as_ref(),
+        budget: a.jobs.map_or_else(Budget::for_cores, Budget::new),
+        ..Options::new(&suite, &entries, &a.profile)
+    });
     let mut fits = Vec::new();
     if a.fingerprint {
         let sel = matrix::selection(&suite, &filter);
