@@ -92,7 +92,8 @@ fn every_survivor_is_triaged_and_every_triage_names_a_survivor() {
             ("case" | "judge", c) => {
                 wrong.push(format!("{}: no such check {c:?}", s.mutant))
             }
-            ("equivalent" | "unreachable", None) if s.why.len() >= 40 => {}
+            ("equivalent" | "unreachable" | "open", None)
+                if s.why.len() >= 40 => {}
             (v, _) => wrong.push(format!(
                 "{}: verdict {v} without its argument",
                 s.mutant
