@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 
 use arbitrary::{Arbitrary, Unstructured};
 use robots_gen::{Check, Classification, SplitMix, classify};
-use robots_oracle::{Profile, RobotsTxt, RuleKind, Verdict};
+use robots_oracle::{DotSegments, Profile, RobotsTxt, RuleKind, Verdict};
 
 /// A generated check, drawn from the fuzzer's bytes followed by a fixed
 /// pseudo-random tail.
@@ -511,6 +511,16 @@ pub const KNOWN_READINGS: &[KnownReading] = &[
                starts with `allow` as allow (GRT-3)",
         apply: |p| p.key_prefix_match = false,
     },
+    KnownReading {
+        adapter: "rust-texting_robots",
+        name: "url-dot-segments-removed",
+        what: "the dot segments of an absolute URL's path are removed \
+               before matching (texting_robots 0.2.2 `Robot::prepare_url`: \
+               the url crate's WHATWG parsing), so `https://example.com/a/../` \
+               is `/`, as `dot_segments=absolute-urls`; Google matches the \
+               path as given. The campaign's open stop of 2026-12-01 23:00",
+        apply: |p| p.dot_segments = DotSegments::AbsoluteUrls,
+    },
 ];
 
 /// The known deviation of `adapter` that explains why it answered
@@ -754,6 +764,36 @@ mod tests {
             known("rust-robotstxt", body, url, Verdict::Disallowed),
             None
         );
+    }
+
+    #[test]
+    fn texting_s_dot_segment_removal_is_a_known_reading() {
+        // The campaign's open stop (2026-12-01 23:00, artifact
+        // crash-663711ab): texting_robots resolves an absolute URL's dot
+        // segments, so `/.` and `/a/../` are `/`, which `/$` disallows.
+        // Alone, the switch `dot_segments=absolute-urls` explains it
+        // (`classify`); with two more readings, only the known readings
+        // do.
+        let body = b"User-agent: *\nDisallow: /$\n";
+        for url in ["https://example.com/.", "https://example.com/a/../"] {
+            let google = RobotsTxt::parse(body, &Profile::google());
+            assert_eq!(
+                google.decide("FooBot", url).map(|d| d.verdict),
+                Ok(Verdict::Allowed)
+            );
+            let texting =
+                known("rust-texting_robots", body, url, Verdict::Disallowed);
+            assert!(
+                texting.as_deref().is_some_and(|n| n
+                    .split('+')
+                    .any(|r| r == "url-dot-segments-removed")),
+                "{url}: {texting:?}"
+            );
+            assert_eq!(
+                known("rust-robotstxt", body, url, Verdict::Disallowed),
+                None
+            );
+        }
     }
 
     #[test]
