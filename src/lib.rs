@@ -126,7 +126,7 @@ pub use lex::{LineRanges, line_ranges};
 pub use octets::Octets;
 pub use parse::{Agent, AgentToken, Group, Record, RobotsTxt, Rule, RuleKind};
 pub use profile::{
-    AgentMatch, BomHandling, FIVE_HUNDRED_KIB, GOOGLE_LINE_BYTES,
+    AgentMatch, BomHandling, DotSegments, FIVE_HUNDRED_KIB, GOOGLE_LINE_BYTES,
     GroupsObeyed, PreambleRules, Precedence, Priority, Profile, Switch,
     switches,
 };

@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 
 use arbitrary::{Arbitrary, Unstructured};
 use robots_gen::{Check, Classification, SplitMix, classify};
-use robots_oracle::{Profile, RobotsTxt, RuleKind, Verdict};
+use robots_oracle::{DotSegments, Profile, RobotsTxt, RuleKind, Verdict};
 
 /// A generated check, drawn from the fuzzer's bytes followed by a fixed
 /// pseudo-random tail.
@@ -511,6 +511,16 @@ pub const KNOWN_READINGS: &[KnownReading] = &[
                starts with `allow` as allow (GRT-3)",
         apply: |p| p.key_prefix_match = false,
     },
+    KnownReading {
+        adapter: "rust-texting_robots",
+        name: "url-dot-segments-removed",
+        what: "the dot segments of an absolute URL's path are removed \
+               before matching (texting_robots 0.2.2 `Robot::prepare_url`: \
+               the url crate's WHATWG parsing), so `https://example.com/a/../` \
+               is `/`, as `dot_segments=absolute-urls`; Google matches the \
+               path as given. The campaign's open stop of 2026-12-01 23:00",
+        apply: |p| p.dot_segments = DotSegments::AbsoluteUrls,
+    },
 ];
 
 /// The known deviation of `adapter` that explains why it answered
@@ -738,12 +748,12 @@ mod tests {
         let body = "User agent :  foobot\nAllowed *ツツツツツ\nDISALLOW /%e3%83%84ツツツツ\n"
             .as_bytes();
         let url = "/%e3%83%84%E3%83%84%E3%83%84ツツ";
+        // Since issue 25 the kept escape case is the oracle's switch
+        // `uppercase_rule_hex=false`: the `key value` rewrite and a pair
+        // of switches explain it, the whole readings are no longer needed.
         let texting =
             known("rust-texting_robots", body, url, Verdict::Disallowed);
-        assert_eq!(
-            texting.as_deref(),
-            Some("url-non-ascii-encoded+keys-exact")
-        );
+        assert_eq!(texting.as_deref(), Some("key-space-value"));
         // Google's verdict needs no excuse, and another parser gets none.
         let google = RobotsTxt::parse(body, &Profile::google());
         assert_eq!(
@@ -754,6 +764,36 @@ mod tests {
             known("rust-robotstxt", body, url, Verdict::Disallowed),
             None
         );
+    }
+
+    #[test]
+    fn texting_s_dot_segment_removal_is_a_known_reading() {
+        // The campaign's open stop (2026-12-01 23:00, artifact
+        // crash-663711ab): texting_robots resolves an absolute URL's dot
+        // segments, so `/.` and `/a/../` are `/`, which `/$` disallows.
+        // Alone, the switch `dot_segments=absolute-urls` explains it
+        // (`classify`); with two more readings, only the known readings
+        // do.
+        let body = b"User-agent: *\nDisallow: /$\n";
+        for url in ["https://example.com/.", "https://example.com/a/../"] {
+            let google = RobotsTxt::parse(body, &Profile::google());
+            assert_eq!(
+                google.decide("FooBot", url).map(|d| d.verdict),
+                Ok(Verdict::Allowed)
+            );
+            let texting =
+                known("rust-texting_robots", body, url, Verdict::Disallowed);
+            assert!(
+                texting.as_deref().is_some_and(|n| n
+                    .split('+')
+                    .any(|r| r == "url-dot-segments-removed")),
+                "{url}: {texting:?}"
+            );
+            assert_eq!(
+                known("rust-robotstxt", body, url, Verdict::Disallowed),
+                None
+            );
+        }
     }
 
     #[test]
@@ -827,12 +867,14 @@ mod tests {
         // lowercase escapes; upper-casing the URL (the switch standing
         // for texting_robots' literal lowercase match) makes both match,
         // but texting_robots misses the mixed-case allow.
+        // Since issue 25 the kept escape case is also the oracle's switch
+        // `uppercase_rule_hex=false`, so the `key value` rewrite and a
+        // pair of switches explain it before the matcher is needed.
         let body = b"User-agent: *\nALLOW /*%E3%83%84%e3%83%84$\nDISALLOW /%e3%83%84%e3%83%84$\n";
         let url = "/%e3%83%84%e3%83%84";
         let why = known("rust-texting_robots", body, url, Verdict::Disallowed);
-        assert!(
-            why.as_deref().is_some_and(|w| w.contains("escape-case-kept")),
-            "{why:?}"
-        );
+        assert_eq!(why.as_deref(), Some("key-space-value"));
+        let port = known("rust-robotstxt", body, url, Verdict::Disallowed);
+        assert_eq!(port, None);
     }
 }

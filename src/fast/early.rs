@@ -19,6 +19,9 @@
 //! failure to match, which could differ. The prefix checked is at least
 //! 12 octets, so T is not `/robots.txt` (always allowed, R2.2.2-10).
 //!
+//! Removing dot segments (profile `dot_segments`) rewrites plain
+//! octets too, so under it the raw path is never probed.
+//!
 //! When the probe settles nothing, the caller canonicalises as usual; if
 //! T turns out to be R itself, the probe is not run again.
 //!
@@ -35,7 +38,7 @@ use crate::agent::Selection;
 use crate::explain::Verdict;
 use crate::index::LazyIndex;
 use crate::parse::RobotsTxt;
-use crate::profile::{Precedence, Priority};
+use crate::profile::{DotSegments, Precedence, Priority};
 use crate::target::{is_plain, raw_path};
 
 /// The plain prefix a settled verdict needs at least: longer than
@@ -65,7 +68,10 @@ impl RobotsTxt {
         let p = &self.profile;
         let longest = (p.precedence, p.priority)
             == (Precedence::LongestMatch, Priority::PatternOctets);
-        if !longest || url.len() < PROBE_TARGET {
+        // Removing dot segments rewrites plain octets too (see the
+        // module doc): decide on the resolved path instead.
+        let resolves = p.dot_segments != DotSegments::Kept;
+        if !longest || resolves || url.len() < PROBE_TARGET {
             return Raw::Skipped;
         }
         let Some((_, path)) = raw_path(url) else { return Raw::Skipped };

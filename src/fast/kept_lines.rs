@@ -66,6 +66,7 @@ enum KeptKey {
 #[derive(Clone, Debug)]
 enum KeptContent {
     Blank,
+    Empty,
     Pair { key: KeptKey, value: Range<usize> },
     Invalid,
 }
@@ -80,7 +81,8 @@ struct KeptLine {
 impl KeptLine {
     /// Blank, and nothing noted.
     fn is_plain_blank(&self) -> bool {
-        matches!(self.content, KeptContent::Blank) && self.notes.is_empty()
+        matches!(self.content, KeptContent::Blank | KeptContent::Empty)
+            && self.notes.is_empty()
     }
 }
 
@@ -115,6 +117,7 @@ impl KeptLines {
         let kept = lexed.lines.map(|l| {
             let content = match l.content {
                 Content::Blank => KeptContent::Blank,
+                Content::Empty => KeptContent::Empty,
                 Content::Invalid => KeptContent::Invalid,
                 Content::Pair { key, value } => KeptContent::Pair {
                     key: match key {
@@ -134,7 +137,12 @@ impl KeptLines {
                 Some(last)
                     if last.is_plain_blank() && line.is_plain_blank() =>
                 {
+                    // An empty line in the run ends a group under every
+                    // reading a blank line does: the run is empty then.
                     last.number = line.number;
+                    if matches!(line.content, KeptContent::Empty) {
+                        last.content = KeptContent::Empty;
+                    }
                 }
                 _ => lines.push(line),
             }
@@ -153,6 +161,7 @@ impl KeptLines {
         self.lines.iter().map(move |l| {
             let content = match &l.content {
                 KeptContent::Blank => Content::Blank,
+                KeptContent::Empty => Content::Empty,
                 KeptContent::Invalid => Content::Invalid,
                 KeptContent::Pair { key, value } => Content::Pair {
                     key: match key {
@@ -205,10 +214,19 @@ mod tests {
     fn direct(file: &[u8], p: &Profile) -> Vec<String> {
         let mut out: Vec<(bool, String)> = Vec::new();
         for l in lex(file, p).lines {
-            let plain = l.content == Content::Blank && l.notes.is_empty();
+            let plain = matches!(l.content, Content::Blank | Content::Empty)
+                && l.notes.is_empty();
             let text = format!("{} {:?} {:?}", l.number, l.content, l.notes);
             match out.last_mut() {
-                Some((true, last)) if plain => *last = text,
+                // A run keeps its last number, and is empty when any of
+                // its lines is.
+                Some((true, last)) if plain => {
+                    let empty = l.content == Content::Empty
+                        || last.contains(" Empty ");
+                    let content =
+                        if empty { Content::Empty } else { Content::Blank };
+                    *last = format!("{} {content:?} {:?}", l.number, l.notes);
+                }
                 _ => out.push((plain, text)),
             }
         }

@@ -313,6 +313,15 @@ pub fn access(scenario: &Scenario, p: &FetchProfile) -> Access {
                 clause_google: "G-STATUS-5",
                 what: "429, a server error for this profile".into(),
             },
+            401 | 403 if p.auth_errors_disallow_all => {
+                out.policy = Policy::DisallowAll;
+                out.clause = pick("R2.3.1.3-2", "G-STATUS-4");
+                out.reason = format!(
+                    "{}: access to the file is refused, read as disallow all",
+                    r.status
+                );
+                return out;
+            }
             400..=499 => {
                 out.policy = Policy::AllowAll;
                 out.clause = pick("R2.3.1.3-2", "G-STATUS-4");

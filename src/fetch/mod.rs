@@ -33,6 +33,7 @@
 //! | §2.3.1.2 R2.3.1.2-1..3; G-STATUS-2 | follow at least five redirects, across hosts; the rules apply to the initial authority | [`FetchProfile::max_redirects`] |
 //! | §2.3.1.2 R2.3.1.2-4; G-STATUS-2 | more redirects: MAY assume unavailable (Google: as a 404) | [`FetchProfile::too_many_redirects`] |
 //! | §2.3.1.3 R2.3.1.3-1, -2; G-STATUS-4 | 4xx: unavailable, MAY access anything | [`Policy::AllowAll`] |
+//! | §2.3.1.3 R2.3.1.3-2 | the MAY not taken for 401 and 403: disallow all (the 1994 convention, `urllib.robotparser`) | [`FetchProfile::auth_errors_disallow_all`] |
 //! | G-STATUS-5 | 429 is a server error for Google | [`FetchProfile::status_429_unreachable`] |
 //! | §2.3.1.4 R2.3.1.4-1; G-STATUS-6, G-STATUS-7 | 5xx and network errors: complete disallow | [`Policy::DisallowAll`] |
 //! | §2.3.1.4 R2.3.1.4-2; G-STATUS-6 | a long outage: MAY treat as unavailable or keep a cached copy (Google: 12 h, 30 days) | [`FetchProfile::outage_grace`], [`FetchProfile::long_outage`] |

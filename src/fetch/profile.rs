@@ -106,6 +106,16 @@ pub struct FetchProfile {
     /// (R2.3.1.4-1). Default: rfc9309 = false; google = true.
     pub no_cache_allows: bool,
 
+    /// A `401` or `403` (access to the file refused) means disallow all,
+    /// not "unavailable". R2.3.1.3-2 says a crawler MAY access any
+    /// resource when the file is unavailable (4xx), and a crawler that
+    /// does not is within that permission, so this is a reading the text
+    /// allows. Evidence: the 1994 convention that `urllib.robotparser`
+    /// keeps (`RobotFileParser.read`: `if err.code in (401, 403):
+    /// self.disallow_all = True`). Default: rfc9309 = false;
+    /// google = false.
+    pub auth_errors_disallow_all: bool,
+
     /// Body bytes kept; the rest is ignored. Source: R2.5-2 (the parse
     /// limit MUST be at least 500 KiB), G-FMT-7 ("Content which is after
     /// the maximum file size is ignored"). Default: 512,000 in both.
@@ -126,6 +136,7 @@ impl FetchProfile {
             outage_grace: None,
             long_outage: None,
             no_cache_allows: false,
+            auth_errors_disallow_all: false,
             body_limit: FIVE_HUNDRED_KIB,
         }
     }

@@ -64,6 +64,12 @@ pub fn fetch_switches() -> &'static [FetchSwitch] {
             ["R2.3.1.3-1", "G-STATUS-5"],
             |p| p.status_429_unreachable = false
         ),
+        fsw!("auth_errors_disallow_all=true", ["R2.3.1.3-2"], |p| p
+            .auth_errors_disallow_all =
+            true),
+        fsw!("auth_errors_disallow_all=false", ["R2.3.1.3-2"], |p| p
+            .auth_errors_disallow_all =
+            false),
         fsw!("max_redirects=0", ["R2.3.1.2-2"], |p| p.max_redirects = 0),
         fsw!("max_redirects=5", ["R2.3.1.2-2"], |p| p.max_redirects = 5),
         fsw!("max_redirects=10", ["R2.3.1.2-2"], |p| p.max_redirects = 10),

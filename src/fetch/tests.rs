@@ -34,6 +34,31 @@ fn statuses() {
     }
 }
 
+#[test]
+fn auth_errors_disallow_all_changes_401_and_403_only() {
+    for google in [false, true] {
+        let mut p = if google {
+            FetchProfile::google()
+        } else {
+            FetchProfile::rfc9309()
+        };
+        let before: Vec<Policy> = (100..600)
+            .map(|s| access(&Scenario::single(Answer::status(s)), &p).policy)
+            .collect();
+        p.auth_errors_disallow_all = true;
+        for (i, status) in (100..600).enumerate() {
+            let a = access(&Scenario::single(Answer::status(status)), &p);
+            match status {
+                401 | 403 => {
+                    assert_eq!(before[i], Policy::AllowAll, "{status}");
+                    assert_eq!(a.policy, Policy::DisallowAll, "{status}");
+                }
+                _ => assert_eq!(a.policy, before[i], "{status}"),
+            }
+        }
+    }
+}
+
 fn chain(hops: usize) -> Scenario {
     let mut s = Scenario::single(Answer::redirect(301, "/r1"));
     for i in 1..hops {

@@ -34,19 +34,30 @@ pub(crate) struct Selection {
     pub global: bool,
 }
 
-pub(crate) fn names(value: &str, token: &str, how: AgentMatch) -> bool {
-    match how {
-        AgentMatch::Exact => value.eq_ignore_ascii_case(token),
+/// Whether a user-agent line's `value` names the crawler `token`, compared
+/// as `how` says, in any case or (`case_sensitive`, profile
+/// `agent_case_sensitive`) in the case written.
+pub(crate) fn names(
+    value: &str,
+    token: &str,
+    how: AgentMatch,
+    case_sensitive: bool,
+) -> bool {
+    match (how, case_sensitive) {
+        (AgentMatch::Exact, false) => value.eq_ignore_ascii_case(token),
+        (AgentMatch::Exact, true) => value == token,
         // An empty value is a substring and a prefix of every token, as
         // in the parsers these readings model (`"" in token`).
-        AgentMatch::Substring => {
+        (AgentMatch::Substring, false) => {
             token.to_ascii_lowercase().contains(&value.to_ascii_lowercase())
         }
-        AgentMatch::Prefix => {
+        (AgentMatch::Substring, true) => token.contains(value),
+        (AgentMatch::Prefix, false) => {
             token.len() >= value.len()
                 && token.as_bytes()[..value.len()]
                     .eq_ignore_ascii_case(value.as_bytes())
         }
+        (AgentMatch::Prefix, true) => token.starts_with(value),
     }
 }
 
@@ -69,7 +80,8 @@ pub(crate) fn select(groups: &[Group], token: &str, p: &Profile) -> Selection {
             match &a.token {
                 AgentToken::Global => is_global = true,
                 AgentToken::Named(v) => {
-                    is_specific |= names(v, token, p.agent_match);
+                    is_specific |=
+                        names(v, token, p.agent_match, p.agent_case_sensitive);
                 }
                 // Not a product token: names no crawler (R2.2.1-1; see
                 // `Profile::agent_value_prefix`).

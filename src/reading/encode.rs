@@ -21,19 +21,26 @@ pub(crate) struct Canon {
     /// After the first raw `?`, `%3A` and `%2F` are read as `:` and `/`
     /// (profile `query_colon_slash_as_data`).
     pub query_colon_slash: bool,
+    /// Every escape is decoded, reserved characters too (profile
+    /// `decode_every_escape`); a decoded `%` or non-ASCII octet, and a
+    /// `%` that starts no escape, are written as an upper-case escape,
+    /// so that the form stays one-to-one.
+    pub decode_every: bool,
 }
 
 impl Canon {
     /// The steps for literal text in a rule. Rules are always
     /// canonicalised (Google does so too, G-ENC-1); the profile decides
-    /// whether unreserved escapes are decoded.
+    /// whether unreserved escapes are decoded and whether hex digits are
+    /// upper-cased (`uppercase_rule_hex`).
     pub fn for_pattern(p: &Profile) -> Canon {
         Canon {
             encode_non_ascii: true,
             decode_unreserved: p.decode_unreserved,
-            uppercase_hex: true,
+            uppercase_hex: p.uppercase_rule_hex,
             encode_star_dollar: p.encode_url_star_dollar,
             query_colon_slash: p.query_colon_slash_as_data,
+            decode_every: p.decode_every_escape,
         }
     }
 
@@ -45,6 +52,7 @@ impl Canon {
             uppercase_hex: p.uppercase_url_hex,
             encode_star_dollar: p.encode_url_star_dollar,
             query_colon_slash: p.query_colon_slash_as_data,
+            decode_every: p.decode_every_escape,
         }
     }
 }
@@ -133,7 +141,10 @@ pub(crate) fn canonicalize_piece(
             _ => None,
         };
         if let Some(v) = escape {
-            if (c.decode_unreserved && is_unreserved(v))
+            if c.decode_every {
+                *in_query |= v == b'?';
+                push_decoded(out, v, c);
+            } else if (c.decode_unreserved && is_unreserved(v))
                 || (c.query_colon_slash
                     && *in_query
                     && matches!(v, b':' | b'/'))
@@ -149,12 +160,28 @@ pub(crate) fn canonicalize_piece(
         }
         if (b >= 0x80 && c.encode_non_ascii)
             || (c.encode_star_dollar && matches!(b, b'*' | b'$'))
+            || (c.decode_every && b == b'%')
         {
             push_escaped(out, b);
         } else {
             out.push(b);
         }
         i += 1;
+    }
+}
+
+/// The octet `v` of a decoded escape, under `decode_every`: as itself,
+/// unless it is a `%` or non-ASCII (always escaped, so that a decoded
+/// octet and an escape never read alike) or a `*` / `$` the profile
+/// writes as data.
+fn push_decoded(out: &mut Vec<u8>, v: u8, c: Canon) {
+    if v == b'%'
+        || v >= 0x80
+        || (c.encode_star_dollar && matches!(v, b'*' | b'$'))
+    {
+        push_escaped(out, v);
+    } else {
+        out.push(v);
     }
 }
 

@@ -23,8 +23,11 @@ pub(crate) enum Key<'a> {
 /// What one line holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Content<'a> {
-    /// Empty, whitespace only, or a comment only (`emptyline`).
+    /// Whitespace only, or a comment only (`emptyline`).
     Blank,
+    /// No octets at all (`emptyline` too; told apart from [`Content::Blank`]
+    /// for the profile's `only_empty_line_ends_group`).
+    Empty,
     /// `key: value`, both trimmed, comment removed.
     Pair { key: Key<'a>, value: &'a [u8] },
     /// Not a key-value line.
@@ -169,7 +172,9 @@ fn lex_line<'a>(
         text = &text[..hash];
     }
     let text = trim(text);
-    let content = if text.is_empty() {
+    let content = if raw.is_empty() {
+        Content::Empty
+    } else if text.is_empty() {
         Content::Blank
     } else {
         match split_pair(text, p, &mut notes) {

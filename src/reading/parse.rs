@@ -292,6 +292,7 @@ impl Builder<'_> {
     /// `false` (nothing done) for any other line or parse.
     fn stream_agent(&mut self, value: &[u8]) -> bool {
         let how = self.profile.agent_match;
+        let case_sensitive = self.profile.agent_case_sensitive;
         if self.focus.as_ref().is_none_or(|f| f.stream.is_none()) {
             return false;
         }
@@ -307,7 +308,7 @@ impl Builder<'_> {
         }
         if let Some(f) = self.focus.as_mut() {
             f.global |= global;
-            f.names |= !global && names(token, f.agent, how);
+            f.names |= !global && names(token, f.agent, how, case_sensitive);
         }
         true
     }
@@ -336,7 +337,12 @@ impl Builder<'_> {
             match &token {
                 AgentToken::Global => f.global = true,
                 AgentToken::Named(v) => {
-                    f.names |= names(v, f.agent, self.profile.agent_match)
+                    f.names |= names(
+                        v,
+                        f.agent,
+                        self.profile.agent_match,
+                        self.profile.agent_case_sensitive,
+                    )
                 }
                 AgentToken::Invalid(_) => {}
             }
@@ -454,6 +460,11 @@ impl Builder<'_> {
         {
             return self.usage_rule(line, value);
         }
+        let delay = key.eq_ignore_ascii_case(b"crawl-delay")
+            || key.eq_ignore_ascii_case(b"request-rate");
+        if delay && self.profile.delay_records_end_agent_list {
+            self.rules_started |= self.open.is_some();
+        }
         self.record_seen();
         let outside = self.open.is_none();
         let unwanted = match &self.focus {
@@ -480,10 +491,16 @@ impl Builder<'_> {
             self.note(number, n.clone());
         }
         match content {
-            Content::Blank if self.profile.blank_line_ends_group => {
+            Content::Empty if self.profile.blank_line_ends_group => {
                 self.close()
             }
-            Content::Blank | Content::Invalid => {}
+            Content::Blank
+                if self.profile.blank_line_ends_group
+                    && !self.profile.only_empty_line_ends_group =>
+            {
+                self.close()
+            }
+            Content::Empty | Content::Blank | Content::Invalid => {}
             Content::Pair { key, value } => match key {
                 Key::UserAgent => self.user_agent(number, value),
                 Key::Allow => self.rule(number, RuleKind::Allow, value),

@@ -11,7 +11,7 @@ use std::fmt;
 use std::borrow::Cow;
 
 use crate::encode::{Canon, canonicalize, is_canonical};
-use crate::profile::Profile;
+use crate::profile::{DotSegments, Profile};
 
 /// A URL the oracle cannot reduce to a path.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -139,13 +139,24 @@ pub(crate) fn match_octets<'u>(
         let kind = ErrorKind::NotAPath;
         return Err(Error { input: url.to_string(), kind });
     }
-    let (_, _, path) = split(url).ok_or_else(|| Error {
+    let (scheme, _, path) = split(url).ok_or_else(|| Error {
         input: url.to_string(),
         kind: ErrorKind::NotAPath,
     })?;
-    let path = path.as_bytes();
+    let raw = path.as_bytes();
+    let resolved = match p.dot_segments {
+        DotSegments::Removed => without_dot_segments(raw),
+        DotSegments::AbsoluteUrls if !scheme.is_empty() => {
+            without_dot_segments(raw)
+        }
+        _ => None,
+    };
+    let path = resolved.as_deref().unwrap_or(raw);
     if path.first() == Some(&b'/') && is_canonical(path) {
-        return Ok(Cow::Borrowed(path));
+        return Ok(match resolved {
+            Some(owned) => Cow::Owned(owned),
+            None => Cow::Borrowed(raw),
+        });
     }
     let canon = Canon::for_target(p);
     let mut out = canonicalize(path, canon);
@@ -153,6 +164,59 @@ pub(crate) fn match_octets<'u>(
         out.insert(0, b'/');
     }
     Ok(Cow::Owned(out))
+}
+
+/// A path segment that is `.` (`%2E` too, any case), or `..`.
+fn dots(segment: &[u8]) -> Option<bool> {
+    let dot = |s: &[u8]| s == b"." || s.eq_ignore_ascii_case(b"%2e");
+    match segment.len() {
+        1 | 3 if dot(segment) => Some(false),
+        2 | 4 | 6 => (1..segment.len())
+            .any(|cut| dot(&segment[..cut]) && dot(&segment[cut..]))
+            .then_some(true),
+        _ => None,
+    }
+}
+
+/// `path` (a path from `/`, and its query) with the dot segments of the
+/// path removed as a WHATWG URL parser removes them (profile
+/// `dot_segments`): `.` is dropped, `..` drops the segment before
+/// it, and either one last leaves the path ending in `/`; the query is
+/// kept as written. `None` when the path has no dot segment. Linear in
+/// the path.
+fn without_dot_segments(path: &[u8]) -> Option<Vec<u8>> {
+    let end = memchr::memchr(b'?', path).unwrap_or(path.len());
+    let (head, query) = path.split_at(end);
+    let rest = head.strip_prefix(b"/")?;
+    let segments: Vec<&[u8]> = rest.split(|&b| b == b'/').collect();
+    if segments.iter().all(|s| dots(s).is_none()) {
+        return None;
+    }
+    let last = segments.len() - 1;
+    let mut kept: Vec<&[u8]> = Vec::with_capacity(segments.len());
+    for (i, s) in segments.into_iter().enumerate() {
+        match dots(s) {
+            Some(up) => {
+                if up {
+                    kept.pop();
+                }
+                if i == last {
+                    kept.push(b"");
+                }
+            }
+            None => kept.push(s),
+        }
+    }
+    let mut out = Vec::with_capacity(path.len());
+    for s in kept {
+        out.push(b'/');
+        out.extend_from_slice(s);
+    }
+    if out.is_empty() {
+        out.push(b'/');
+    }
+    out.extend_from_slice(query);
+    Some(out)
 }
 
 /// The URL of the robots.txt file that governs `url`:
@@ -218,6 +282,49 @@ mod tests {
             let err = match_octets(url, &Profile::rfc9309()).unwrap_err();
             assert_eq!(err.kind(), ErrorKind::NotAPath, "{url:?}");
         }
+    }
+
+    #[test]
+    fn dot_segments_are_removed_only_under_the_switch() {
+        let mut p = Profile::rfc9309();
+        p.dot_segments = DotSegments::AbsoluteUrls;
+        let mut every = Profile::rfc9309();
+        every.dot_segments = DotSegments::Removed;
+        let on = |url: &str| -> String {
+            let got = match_octets(url, &p).unwrap();
+            String::from_utf8(got.into_owned()).unwrap()
+        };
+        let e = "https://example.com";
+        for (path, want) in [
+            ("/a/../b", "/b"),
+            ("/a/./b", "/a/b"),
+            ("/.", "/"),
+            ("/a/..", "/"),
+            ("/a/../", "/"),
+            ("/a/b/.", "/a/b/"),
+            ("/..", "/"),
+            ("/../../a", "/a"),
+            ("/a/%2e%2E/b", "/b"),
+            ("/a/.%2e/b?x=/../y", "/b?x=/../y"),
+            ("/a//../b", "/a/b"),
+            ("/a/.b/..c/...", "/a/.b/..c/..."),
+            ("/%7e/./%41", "/~/A"),
+        ] {
+            assert_eq!(on(&format!("{e}{path}")), want, "{path}");
+            // Not an absolute URL: compared as written, unless every
+            // URL is resolved.
+            assert_eq!(
+                on(path),
+                octets(path),
+                "{path} as a path, not resolved"
+            );
+            let resolved = match_octets(path, &every).unwrap();
+            assert_eq!(resolved.as_ref(), want.as_bytes(), "{path}");
+        }
+        // The switch off (both profiles): as written.
+        assert_eq!(octets(&format!("{e}/a/../b")), "/a/../b");
+        let g = match_octets("https://example.com/./a", &Profile::google());
+        assert_eq!(g.unwrap().as_ref(), b"/./a");
     }
 
     #[test]

@@ -8,3 +8,5 @@
 pub(crate) mod classify;
 pub(crate) mod profile;
 pub(crate) mod settle;
+#[cfg(test)]
+mod switch_effects;

@@ -50,6 +50,26 @@ pub enum AgentMatch {
     Prefix,
 }
 
+/// Whether dot segments (`.`, `..`, and their `%2E` spellings) are
+/// removed from the URL's path before it is matched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+pub enum DotSegments {
+    /// The path is matched as written (Google's parser; both profiles).
+    Kept,
+    /// Removed from an absolute URL only; a URL given as a path is
+    /// matched as written (texting_robots: `Robot::prepare_url` parses
+    /// an absolute URL with the url crate, and percent-encodes anything
+    /// else as it is).
+    AbsoluteUrls,
+    /// Removed from every URL, a path being resolved against the site
+    /// as a WHATWG URL parser resolves it (seen in rust-robotparser,
+    /// go-colly, node-crawlee, node-robots-parser, python-fast-robotstxt:
+    /// `/a/../b` is `/b` to them).
+    Removed,
+}
+
 /// What is skipped at the start of the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -196,6 +216,14 @@ pub struct Profile {
     /// Default: rfc9309 = Exact; google = Exact.
     pub agent_match: AgentMatch,
 
+    /// A user-agent value is compared with the crawler's token in the
+    /// case written: `User-agent: foobot` does not name `FooBot`. Departs
+    /// from R2.2.1-6 ("Crawlers MUST use case-insensitive matching", and
+    /// Figure 2's example). Evidence: parsers that look agents up in a
+    /// map keyed by the value as written, or compare with `==`.
+    /// Default: rfc9309 = false; google = false.
+    pub agent_case_sensitive: bool,
+
     /// Which of the groups naming the crawler it obeys (and which of the
     /// `*` groups, when none names it). R2.2.1-7: every matching group,
     /// combined (MUST). Evidence for `First`: `urllib.robotparser` and the
@@ -219,6 +247,15 @@ pub struct Profile {
     /// Default: rfc9309 = false; google = false.
     pub records_end_agent_list: bool,
 
+    /// A `Crawl-delay` or `Request-rate` line ends the list of user-agent
+    /// lines, as `records_end_agent_list` does for every record, but no
+    /// other record does. Departs from R2.2.4-3 (other records MUST NOT
+    /// interfere with the parsing of the defined ones). Evidence:
+    /// `urllib.robotparser` (`RobotFileParser.parse` sets state 2 after
+    /// these two keys, as after a rule, and after no other).
+    /// Default: rfc9309 = false; google = false.
+    pub delay_records_end_agent_list: bool,
+
     /// What rules before the first user-agent line do. R2.2.2-15: the
     /// crawler SHOULD ignore them, so another treatment is
     /// implementation-defined. Evidence for `StarGroup`: Perl's
@@ -231,6 +268,15 @@ pub struct Profile {
     /// group). Evidence: the 1994 convention; `urllib.robotparser`.
     /// Default: rfc9309 = false; google = false.
     pub blank_line_ends_group: bool,
+
+    /// With `blank_line_ends_group`, only a line with no octets at all
+    /// ends the group: a line of whitespace or a comment alone does not.
+    /// No effect otherwise. Evidence: `urllib.robotparser`
+    /// (`RobotFileParser.parse` tests `if not line` on the line as split,
+    /// before it cuts the comment and strips it), so a comment line inside
+    /// a group keeps it open there. Departs, with `blank_line_ends_group`,
+    /// from R2.2-2. Default: rfc9309 = false; google = false.
+    pub only_empty_line_ends_group: bool,
 
     /// A rule value must start with `/` or `*`; others make the line
     /// invalid. Source: R2.2-7 (`path-pattern = "/" ...`), widened to `*`
@@ -293,6 +339,42 @@ pub struct Profile {
     /// Google's parser upper-cases rules only (GRT-11).
     /// Default: rfc9309 = true; google = false.
     pub uppercase_url_hex: bool,
+
+    /// The `%xx` escapes of a rule keep the case of their hex digits as
+    /// written (`%e3` stays `%e3`), where otherwise they are upper-cased.
+    /// RFC 9309 is silent (S-HEX-CASE): R2.2.2-13 compares octets, and
+    /// that `%e3` equals `%E3` is RFC 3986's equivalence (§2.1,
+    /// §6.2.2.1), which R2.2.2-11 names only for how raw octets are
+    /// encoded. Google's parser upper-cases a rule's escapes (GRT-11).
+    /// Evidence for off: texting_robots (its pattern's escapes are
+    /// compared octet by octet with the URL), temoto/robotstxt (raw
+    /// string prefixes). Off together with `uppercase_url_hex=false`,
+    /// escapes match only when spelled alike.
+    /// Default: rfc9309 = true; google = true.
+    pub uppercase_rule_hex: bool,
+
+    /// Every `%xx` escape, in rules and URLs alike, is decoded before
+    /// comparison, reserved characters included (`%2F` ≡ `/`, `%3F` ≡
+    /// `?`), and the decoded octets are compared: Python's
+    /// `urllib.robotparser`, which `unquote`s each rule's value and each
+    /// URL and `quote`s them again (a one-to-one re-encoding, so the
+    /// decoded octets decide; the oracle writes a decoded `%` and a
+    /// decoded non-ASCII octet as an upper-case escape, so they stay
+    /// data). Departs from R2.2.2-12 (a percent-encoded reserved
+    /// character MUST NOT be unencoded) and Figure 4 rows 3-5 (a path's
+    /// `%2F` is data, not the `/` delimiter): definite.
+    /// Default: rfc9309 = false; google = false.
+    pub decode_every_escape: bool,
+
+    /// Whether the dot segments of the URL's path (`.` and `..`, also
+    /// written `%2E`) are removed before comparison (RFC 3986 §5.2.4, as
+    /// a WHATWG URL parser does), so that `/a/../b` is matched as `/b`:
+    /// see [`DotSegments`]. RFC 9309 is silent (S-DOT-SEGMENTS): it
+    /// matches rules against the URI's path (R2.2.2-2) and names RFC
+    /// 3986 only for percent-encoding (R2.2.2-11). Google's parser
+    /// compares the path as given (GRT-12).
+    /// Default: rfc9309 = Kept; google = Kept.
+    pub dot_segments: DotSegments,
 
     /// A raw `*` or `$` in the URL is compared as `%2A` / `%24`, so a rule
     /// written `%2A` matches it. Source: R2.2.3-2 and Figure 6 (SHOULD).
@@ -374,11 +456,14 @@ impl Profile {
             invalid_agent_ends_group: true,
             star_with_suffix_is_global: false,
             agent_match: AgentMatch::Exact,
+            agent_case_sensitive: false,
             groups_obeyed: GroupsObeyed::All,
             star_groups_join_named: false,
             preamble_rules: PreambleRules::Ignored,
             records_end_agent_list: false,
+            delay_records_end_agent_list: false,
             blank_line_ends_group: false,
+            only_empty_line_ends_group: false,
             require_pattern_start: true,
             reject_invalid_utf8_patterns: true,
             wildcards: true,
@@ -389,6 +474,9 @@ impl Profile {
             decode_unreserved: true,
             encode_url_non_ascii: true,
             uppercase_url_hex: true,
+            uppercase_rule_hex: true,
+            decode_every_escape: false,
+            dot_segments: DotSegments::Kept,
             encode_url_star_dollar: true,
             query_colon_slash_as_data: true,
             index_html_is_dir: false,
@@ -447,6 +535,7 @@ impl Profile {
         self.groups_obeyed == GroupsObeyed::All
             && !self.star_groups_join_named
             && !self.records_end_agent_list
+            && !self.delay_records_end_agent_list
             && self.preamble_rules == PreambleRules::Ignored
     }
 
@@ -461,6 +550,7 @@ impl Profile {
         Profile {
             name: r.name,
             agent_match: r.agent_match,
+            agent_case_sensitive: r.agent_case_sensitive,
             groups_obeyed: r.groups_obeyed,
             star_groups_join_named: r.star_groups_join_named,
             precedence: r.precedence,
@@ -469,6 +559,7 @@ impl Profile {
             implicit_robots_txt_allow: r.implicit_robots_txt_allow,
             encode_url_non_ascii: r.encode_url_non_ascii,
             uppercase_url_hex: r.uppercase_url_hex,
+            dot_segments: r.dot_segments,
             library_url_shapes: r.library_url_shapes,
             ..self.clone()
         }
@@ -785,6 +876,74 @@ pub fn switches() -> &'static [Switch] {
             "grouping",
             ["AIPREF-ATTACH-3-2", "R2.1-3"],
             |p| p.content_usage_rule = false
+        ),
+        // The readings added for the fits of issue 25, last, so that a
+        // disagreement an older switch explains keeps its name.
+        sw!(
+            "uppercase_rule_hex=false",
+            "encoding",
+            ["R2.2.2-13", "S-HEX-CASE"],
+            |p| p.uppercase_rule_hex = false
+        ),
+        sw!(
+            "uppercase_rule_hex=true",
+            "encoding",
+            ["R2.2.2-13", "S-HEX-CASE"],
+            |p| p.uppercase_rule_hex = true
+        ),
+        sw!("decode_every_escape=true", "encoding", ["R2.2.2-12"], |p| p
+            .decode_every_escape =
+            true),
+        sw!("decode_every_escape=false", "encoding", ["R2.2.2-12"], |p| p
+            .decode_every_escape =
+            false),
+        sw!(
+            "dot_segments=kept",
+            "encoding",
+            ["R2.2.2-2", "S-DOT-SEGMENTS"],
+            |p| p.dot_segments = DotSegments::Kept
+        ),
+        sw!(
+            "dot_segments=absolute-urls",
+            "encoding",
+            ["R2.2.2-2", "S-DOT-SEGMENTS"],
+            |p| p.dot_segments = DotSegments::AbsoluteUrls
+        ),
+        sw!(
+            "dot_segments=removed",
+            "encoding",
+            ["R2.2.2-2", "S-DOT-SEGMENTS"],
+            |p| p.dot_segments = DotSegments::Removed
+        ),
+        sw!("agent_case_sensitive=true", "ua-matching", ["R2.2.1-6"], |p| p
+            .agent_case_sensitive =
+            true),
+        sw!("agent_case_sensitive=false", "ua-matching", ["R2.2.1-6"], |p| {
+            p.agent_case_sensitive = false
+        }),
+        sw!(
+            "delay_records_end_agent_list=true",
+            "grouping",
+            ["R2.2.4-3"],
+            |p| p.delay_records_end_agent_list = true
+        ),
+        sw!(
+            "delay_records_end_agent_list=false",
+            "grouping",
+            ["R2.2.4-3"],
+            |p| p.delay_records_end_agent_list = false
+        ),
+        sw!(
+            "only_empty_line_ends_group=true",
+            "grouping",
+            ["R2.2-2", "R2.1-3"],
+            |p| p.only_empty_line_ends_group = true
+        ),
+        sw!(
+            "only_empty_line_ends_group=false",
+            "grouping",
+            ["R2.2-2", "R2.1-3"],
+            |p| p.only_empty_line_ends_group = false
         ),
     ];
     ALL

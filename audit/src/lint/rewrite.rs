@@ -42,10 +42,14 @@ pub fn advise(switch: &str, cx: &Context<'_>) -> (String, Rewrite) {
             precedence(field, value, &robots, cx)
         }
         "wildcards" | "encode_url_star_dollar" => wildcards(value, &robots, cx),
-        "records_end_agent_list" | "content_usage_rule" => {
+        "records_end_agent_list"
+        | "delay_records_end_agent_list"
+        | "content_usage_rule" => {
             agent_lists(field, cx)
         }
-        "blank_line_ends_group" => blank_lines(&robots, cx),
+        "blank_line_ends_group" | "only_empty_line_ends_group" => {
+            blank_lines(&robots, cx)
+        }
         "groups_obeyed" => repeated_groups(&robots, cx),
         "star_groups_join_named" => (
             "these parsers apply the `*` group's rules to a crawler that also has a group of its own (or the reverse): RFC 9309 obeys only the named group".to_string(),
@@ -58,6 +62,30 @@ pub fn advise(switch: &str, cx: &Context<'_>) -> (String, Rewrite) {
         "preamble_rules" => preamble(cx),
         "agent_match" | "agent_value_prefix" | "star_with_suffix_is_global"
         | "invalid_agent_ends_group" => agent_values(field, &robots, cx),
+        "agent_case_sensitive" => (
+            "these parsers compare a user-agent value with the crawler's name in the case written, so `googlebot` does not name `Googlebot`".to_string(),
+            advice(
+                "write each user-agent value exactly as the crawler spells its product token (`Googlebot`, not `googlebot` or `GOOGLEBOT`)",
+                agent_lines(&robots, cx, |t| matches!(t, AgentToken::Named(_))),
+                cx,
+            ),
+        ),
+        "decode_every_escape" => (
+            "these parsers decode every percent-escape before comparing, reserved characters too, so `/a%2Fb` is `/a/b` and `%3F` is `?` to them".to_string(),
+            advice(
+                "do not rely on an escaped reserved character (`%2F`, `%3F`, `%3D`, `%25`, ...) in a rule: write the rule for the path as crawlers request it, or add a rule for each spelling",
+                rules_with(&robots, |v| v.contains('%')),
+                cx,
+            ),
+        ),
+        "dot_segments" => (
+            "these parsers resolve `.` and `..` segments of a URL before matching (`https://example.com/a/../b` is `/b` to some, `/a/../b` too to others)".to_string(),
+            advice(
+                "nothing in the file causes this: it concerns URLs with `.` or `..` segments, which these parsers resolve and others match as written; link to resolved URLs",
+                vec![],
+                cx,
+            ),
+        ),
         "key_typos" | "key_prefix_match" | "missing_colon" => line_syntax(cx),
         "bom" => bom(cx),
         "cr_ends_line" | "nul_ends_line" => (
@@ -75,7 +103,7 @@ pub fn advise(switch: &str, cx: &Context<'_>) -> (String, Rewrite) {
             advice("keep the file under 500 KiB and every line short: what is past the limit is ignored by some parsers only", long_lines(cx), cx),
         ),
         "decode_unreserved" | "encode_url_non_ascii" | "uppercase_url_hex"
-        | "reject_invalid_utf8_patterns" => (
+        | "uppercase_rule_hex" | "reject_invalid_utf8_patterns" => (
             "these parsers compare a path with percent-encoding or non-ASCII octets in another form than the oracle".to_string(),
             rules_rewritten(&robots, cx, "write every path as crawlers send it: non-ASCII as percent-encoded UTF-8 with uppercase hex (`/café` → `/caf%C3%A9`), unreserved characters (A–Z a–z 0–9 - . _ ~) not encoded (`/%7Euser` → `/~user`)", normal_form),
         ),
@@ -275,6 +303,21 @@ fn rules_rewritten(
         rw.after.push(format!("{key}: {new}"));
     }
     rw
+}
+
+/// The lines of the rules whose value `pick` chooses, in file order.
+fn rules_with(robots: &RobotsTxt, pick: impl Fn(&str) -> bool) -> Vec<u32> {
+    let mut lines: Vec<u32> = robots
+        .groups()
+        .iter()
+        .flat_map(|g| &g.rules)
+        .filter(|r| pick(&String::from_utf8_lossy(&r.value)))
+        .map(|r| r.line)
+        .collect();
+    lines.sort_unstable();
+    lines.dedup();
+    lines.truncate(MAX_LINES);
+    lines
 }
 
 /// A path in the form crawlers send: non-ASCII octets percent-encoded
@@ -625,6 +668,33 @@ mod tests {
         assert_eq!(rw.lines, [2, 3]);
         assert_eq!(rw.before, ["Disallow: /", "Allow: /public"]);
         assert_eq!(rw.after, ["Allow: /public", "Disallow: /"]);
+    }
+
+    #[test]
+    fn the_readings_of_issue_25_get_their_own_advice() {
+        let body = b"User-agent: googlebot\nDisallow: /a%2Fb\nDisallow: /%e3%83%84\nAllow: /c\n";
+        let (why, rw) = {
+            let text = Text::new(body);
+            let profile = Profile::rfc9309();
+            let cx = Context {
+                body,
+                text: &text,
+                profile: &profile,
+                url: "/a/b",
+                line: None,
+            };
+            advise("agent_case_sensitive=true", &cx)
+        };
+        assert!(why.contains("case written"), "{why}");
+        assert_eq!(rw.lines, [1]);
+        let rw = advised(body, "decode_every_escape=true", "/a/b", Some(2));
+        assert_eq!(rw.lines, [2, 3]);
+        assert!(rw.advice.contains("%2F"), "{}", rw.advice);
+        let rw = advised(body, "uppercase_rule_hex=false", "/%E3", Some(3));
+        assert_eq!(rw.lines, [3]);
+        assert_eq!(rw.after, ["Disallow: /%E3%83%84"]);
+        let rw = advised(body, "dot_segments=removed", "/", None);
+        assert!(rw.lines.is_empty() && rw.advice.contains(".."));
     }
 
     #[test]
