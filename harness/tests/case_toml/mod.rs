@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use toml::Table;
+use toml::{Table, Value};
 
 /// The `spec-cases/` folder.
 pub fn root() -> PathBuf {
@@ -36,4 +36,21 @@ pub fn case_files(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(p);
         }
     }
+}
+
+/// Every case of every case file, in file order, with the file it is in.
+pub fn cases() -> Vec<(PathBuf, Table)> {
+    let mut files = Vec::new();
+    case_files(&root(), &mut files);
+    let mut out = Vec::new();
+    for file in files {
+        let mut t = read_table(&file);
+        let Some(Value::Array(list)) = t.remove("case") else { continue };
+        for case in list {
+            if let Value::Table(case) = case {
+                out.push((file.clone(), case));
+            }
+        }
+    }
+    out
 }
