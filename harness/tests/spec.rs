@@ -12,7 +12,9 @@
 //! URLs first (so the adaptive path builds its index and memos), and the
 //! file parsed for the one crawler (`parse_for`: `decide`, `is_allowed`)
 //! must each give the plain reading's decision (`decide_linear`),
-//! explanation included.
+//! explanation included; and the switch-space search (`classify`, which
+//! fingerprints and lint name readings with) must name the switch the
+//! plain reading names (`spec/search.rs`).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -25,6 +27,9 @@ use robots_runner::case::{Case, Expected, PROFILES};
 use robots_runner::render::failure;
 use robots_runner::run::{Outcome, run_cases};
 use robots_runner::suite::{Suite, default_root};
+
+#[path = "spec/search.rs"]
+mod search;
 
 /// The file a full check name lives in: all but the last two parts.
 fn file_of(root: &Path, name: &str) -> Option<PathBuf> {
@@ -70,6 +75,11 @@ fn paths_differ(case: &Case, q: &Request, profile: &str) -> Option<String> {
     }
     // The file parsed for the one crawler (`parse_for`), as the bindings
     // and crawlers that ask one agent many URLs use it.
+    if let Some(d) =
+        search::search_differs(&case.robots, agent, url, &parsed_as)
+    {
+        return Some(d);
+    }
     let mine = RobotsTxt::parse_for(&case.robots, &parsed_as, agent);
     let focused = mine.decide(url).ok()?;
     let quick = mine.is_allowed(url);
