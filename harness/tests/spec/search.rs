@@ -2,7 +2,7 @@
 //! `fingerprint`, `lint`, `bugs` and the differential fuzzer use to name
 //! the reading a parser follows) must name the switch the plain reading
 //! names — the body parsed afresh under each toggled profile and decided
-//! in full.
+//! by the plain reading (`decide_linear`: no index, no early exit).
 //!
 //! The search keeps one parse per parse-relevant profile, lexes through
 //! `KeptLines`, settles switches that cannot act on a body (`Facts`) and
@@ -52,7 +52,10 @@ pub fn search_differs(
         return None;
     }
     let verdict = |p: &Profile| {
-        RobotsTxt::parse(body, p).decide(agent, url).ok().map(|d| d.verdict)
+        RobotsTxt::parse(body, p)
+            .decide_linear(agent, url)
+            .ok()
+            .map(|d| d.verdict)
     };
     let theirs = other(verdict(base)?);
     let got = classify(body, agent, url, base, theirs);
