@@ -43,12 +43,6 @@ impl Reference {
         Reference { explain: false, ..self }
     }
 
-    /// A decision as a reply, explained when this oracle explains.
-    fn verdict(&self, d: &robots_oracle::Decision) -> Reply {
-        let explanation = self.explain.then(|| Box::new(explanation(d)));
-        Reply::Verdict { verdict: d.verdict, explanation }
-    }
-
     /// The oracle under `profile`, with fetch-level switches
     /// `fetch_profile`.
     pub fn with_fetch_profile(
@@ -119,6 +113,7 @@ fn fetch_reply(
             let mut text = a.to_string();
             if let Some(rules) = &d.rules {
                 text.push_str(&rules.to_string());
+                text.push_str(&notes(robots));
             }
             let json = serde_json::json!({
                 "policy": a.policy.as_str(),
@@ -241,13 +236,45 @@ fn answer_to_model(a: &Answer) -> model::Answer {
     }
 }
 
-fn explanation(d: &robots_oracle::Decision) -> Explanation {
+/// A decision as a reply, explained when `explain`.
+fn verdict(
+    d: &robots_oracle::Decision,
+    robots: &RobotsTxt,
+    explain: bool,
+) -> Reply {
+    let explanation = explain.then(|| Box::new(explanation(d, robots)));
+    Reply::Verdict { verdict: d.verdict, explanation }
+}
+
+fn explanation(
+    d: &robots_oracle::Decision,
+    robots: &RobotsTxt,
+) -> Explanation {
     Explanation {
         reason: d.reason.as_str().to_string(),
         rule_line: d.winner.as_ref().map(|w| w.line),
-        text: d.to_string(),
+        text: format!("{d}{}", notes(robots)),
         json: serde_json::to_value(d).unwrap_or_default(),
     }
+}
+
+/// The most notes on a file an explanation lists; the rest are counted.
+const MAX_NOTES: usize = 8;
+
+/// What the parse noted about the file (a skipped byte order mark, the
+/// parse limit reached, lines ignored), one line each, at most
+/// [`MAX_NOTES`] of them: an explanation says what of the file was not
+/// read as written, since that can decide as much as a rule.
+fn notes(robots: &RobotsTxt) -> String {
+    let all = robots.diagnostics();
+    let mut out = String::new();
+    for d in all.iter().take(MAX_NOTES) {
+        out.push_str(&format!("  note: {d}\n"));
+    }
+    if all.len() > MAX_NOTES {
+        out.push_str(&format!("  note: and {} more\n", all.len() - MAX_NOTES));
+    }
+    out
 }
 
 impl Adapter for Reference {
@@ -268,16 +295,20 @@ impl Adapter for Reference {
         let value = |v: serde_json::Value| Reply::Value { value: v };
         match request {
             Request::Decide { robots, agent, url } => {
-                match self.parsed(robots).decide(agent, url) {
-                    Ok(d) => self.verdict(&d),
+                let explain = self.explain;
+                let robots = self.parsed(robots);
+                match robots.decide(agent, url) {
+                    Ok(d) => verdict(&d, robots, explain),
                     Err(e) => Reply::Error { message: e.to_string() },
                 }
             }
             Request::DecideTokens { robots, agents, url } => {
                 let agents: Vec<&str> =
                     agents.iter().map(String::as_str).collect();
-                match self.parsed(robots).decide_tokens(&agents, url) {
-                    Ok(d) => self.verdict(&d),
+                let explain = self.explain;
+                let robots = self.parsed(robots);
+                match robots.decide_tokens(&agents, url) {
+                    Ok(d) => verdict(&d, robots, explain),
                     Err(e) => Reply::Error { message: e.to_string() },
                 }
             }

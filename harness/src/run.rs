@@ -204,6 +204,18 @@ pub fn judge(
                 format!("want reason {reason}, got {}", ex.reason),
             );
         }
+        if let Some(p) =
+            check.phrases_for(profile).find(|p| !p.holds_in(&ex.text))
+        {
+            let says = if p.present { "say" } else { "not say" };
+            return (
+                Outcome::Fail,
+                format!(
+                    "want the explanation to {says} `{}`; it reads:\n{}",
+                    p.text, ex.text
+                ),
+            );
+        }
     }
     (Outcome::Pass, String::new())
 }

@@ -14,7 +14,11 @@
 //! must each give the plain reading's decision (`decide_linear`),
 //! explanation included; and the switch-space search (`classify`, which
 //! fingerprints and lint name readings with) must name the switch the
-//! plain reading names (`spec/search.rs`).
+//! plain reading names (`spec/search.rs`); and what the library hands
+//! out beside the verdict (a refusal, `parse_for`'s agent, crawl-delay
+//! and groups, a matched rule's normalised pattern) must agree with it
+//! (`spec/library.rs`). A check's `explains` phrases hold the oracle's
+//! explanation, under each profile, to its words.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -28,6 +32,8 @@ use robots_runner::render::failure;
 use robots_runner::run::{Outcome, run_cases};
 use robots_runner::suite::{Suite, default_root};
 
+#[path = "spec/library.rs"]
+mod library;
 #[path = "spec/search.rs"]
 mod search;
 
@@ -47,7 +53,17 @@ fn paths_differ(case: &Case, q: &Request, profile: &str) -> Option<String> {
     let Request::Decide { agent, url, .. } = q else { return None };
     let parsed_as = Profile::by_name(profile)?;
     let robots = RobotsTxt::parse(&case.robots, &parsed_as);
-    let plain = robots.decide_linear(agent, url).ok()?;
+    let plain = robots.decide_linear(agent, url).ok();
+    if let Some(d) = library::library_differs(
+        &case.robots,
+        &parsed_as,
+        agent,
+        url,
+        plain.as_ref(),
+    ) {
+        return Some(d);
+    }
+    let plain = plain?;
     let fast = robots.decide_indexed(agent, url).ok()?;
     if fast != plain {
         return Some(format!(

@@ -139,6 +139,22 @@ mod tests {
     }
 
     #[test]
+    fn a_record_before_the_user_agent_line_naming_the_crawler_is_kept() {
+        // The crawl-delay is read while the group names only OtherBot; the
+        // next user-agent line joins FooBot to the same group (R2.2.4-3).
+        let body = b"User-agent: OtherBot\nCrawl-delay: 10\n\
+            User-agent: FooBot\nDisallow: /x\n\nUser-agent: Bar\nCrawl-delay: 3\n";
+        let p = Profile::rfc9309();
+        let full = RobotsTxt::parse(body, &p);
+        let mine = RobotsTxt::parse_for(body, &p, "FooBot");
+        assert_eq!(mine.crawl_delay(), Some("10"));
+        assert_eq!(mine.crawl_delay(), full.crawl_delay("FooBot"));
+        assert_eq!(mine.groups(), &full.groups()[..1]);
+        let other = RobotsTxt::parse_for(body, &p, "Baz");
+        assert!(other.groups().is_empty());
+    }
+
+    #[test]
     fn skipped_groups_still_end_at_the_next_user_agent_line() {
         // `b`'s rule is skipped for `a`, but it still makes the next
         // user-agent line start a new group, which names `a`.

@@ -467,8 +467,15 @@ impl Builder<'_> {
         }
         self.record_seen();
         let outside = self.open.is_none();
+        // While the open group's user-agent list can still grow (no rule
+        // yet), a later line may name the crawler: the record is kept
+        // until the group closes, which drops it with the group if the
+        // crawler does not obey it.
+        let settled = self.rules_started;
         let unwanted = match &self.focus {
-            Some(f) => outside || !f.wants_open() || f.stream.is_some(),
+            Some(f) => {
+                outside || (settled && !f.wants_open()) || f.stream.is_some()
+            }
             None => false,
         };
         if unwanted {

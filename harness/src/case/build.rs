@@ -15,8 +15,10 @@ use super::body::body_of;
 use super::error::{At, CaseErrorKind};
 use super::expect::{Vocabulary, expectation, is_open, same_for_all};
 use super::fetch::{Scenario, scenario_of};
-use super::model::{Case, Check, Expected, REASONS, SOURCES};
-use super::schema::{CaseToml, CheckToml, ExpectToml};
+use super::model::{
+    Case, Check, Expected, PROFILES, Phrase, REASONS, SOURCES,
+};
+use super::schema::{CaseToml, CheckToml, ExpectToml, PhrasesToml};
 use super::url::{absolute, is_case_url};
 
 /// What a case file must agree with: the known clause ids.
@@ -178,7 +180,51 @@ fn verdict_check(
         why,
         rule_line: ch.rule_line,
         reason: ch.reason.clone(),
+        explains: phrases(ch, &at)?,
     })
+}
+
+/// The phrases of a check's `explains` and `explains_not`, each under the
+/// profile it is written for (every profile for a plain list).
+fn phrases(ch: &CheckToml, at: &At) -> Result<Vec<Phrase>, CaseErrorKind> {
+    let mut out = Vec::new();
+    for (toml, present) in [(&ch.explains, true), (&ch.explains_not, false)] {
+        let lists: Vec<(Option<&String>, &Vec<String>)> = match toml {
+            None => continue,
+            Some(PhrasesToml::Same(list)) => vec![(None, list)],
+            Some(PhrasesToml::PerProfile(map)) => {
+                map.iter().map(|(k, v)| (Some(k), v)).collect()
+            }
+        };
+        for (profile, list) in lists {
+            if let Some(p) = profile
+                && !PROFILES.contains(&p.as_str())
+            {
+                return Err(CaseErrorKind::BadPhrase {
+                    at: at.clone(),
+                    what: format!(
+                        "profile `{p}` is not one of {}",
+                        PROFILES.join(", ")
+                    ),
+                });
+            }
+            for text in list {
+                if text.trim().is_empty() {
+                    return Err(CaseErrorKind::BadPhrase {
+                        at: at.clone(),
+                        what: "an empty phrase matches every explanation"
+                            .into(),
+                    });
+                }
+                out.push(Phrase {
+                    profile: profile.cloned(),
+                    text: text.clone(),
+                    present,
+                });
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// A check whose answer is a value, the same under every profile.
@@ -195,6 +241,7 @@ fn value_check(
         why: None,
         rule_line: None,
         reason: None,
+        explains: Vec::new(),
     }
 }
 
@@ -291,6 +338,7 @@ fn usage_checks(
             why,
             rule_line: None,
             reason: None,
+            explains: Vec::new(),
         });
     }
     Ok(checks)
@@ -322,6 +370,7 @@ fn signal_checks(
             why,
             rule_line: None,
             reason: None,
+            explains: Vec::new(),
         });
     }
     Ok(checks)
@@ -348,5 +397,6 @@ fn policy_check(
         why: c.why.clone(),
         rule_line: None,
         reason: None,
+        explains: Vec::new(),
     })
 }

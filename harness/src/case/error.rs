@@ -167,6 +167,14 @@ pub enum CaseErrorKind {
         /// The reason as written.
         reason: String,
     },
+    /// An `explains` or `explains_not` phrase that cannot be held.
+    #[error("{at}: explains: {what}")]
+    BadPhrase {
+        /// Which check.
+        at: At,
+        /// What is wrong with it.
+        what: String,
+    },
     /// `also` (further product tokens) on a check of a fetch case.
     #[error("{0}: `also` (several product tokens) is not asked after a fetch")]
     TokensInFetch(At),

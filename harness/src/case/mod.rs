@@ -34,5 +34,5 @@ pub use fetch::{DurationError, FetchError, parse_duration};
 pub use load::{
     MAX_FILE_BODIES_BYTES, MAX_FILE_BYTES, load_bytes, load_file, name_prefix,
 };
-pub use model::{Case, Check, Expected, PROFILES, REASONS, SOURCES};
+pub use model::{Case, Check, Expected, PROFILES, Phrase, REASONS, SOURCES};
 pub use url::is_case_url;

@@ -77,6 +77,32 @@ pub struct Check {
     pub rule_line: Option<u32>,
     /// The expected reason in the explanation.
     pub reason: Option<String>,
+    /// What the explanation must say, or must not, in words.
+    pub explains: Vec<Phrase>,
+}
+
+/// A phrase a check's explanation must contain, or must not.
+///
+/// Explanations are prose for people (`check --explain`, the reports);
+/// a phrase pins the part of it a case is about: the clause a fetch
+/// decision cites, a duration, the lines of the groups obeyed, a note on
+/// the file. Only an adapter that explains its answers is held to them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Phrase {
+    /// The profile it applies under; `None`: every profile.
+    pub profile: Option<String>,
+    /// The words, matched as a substring.
+    pub text: String,
+    /// Whether the explanation must contain it (`explains`) or must not
+    /// (`explains_not`).
+    pub present: bool,
+}
+
+impl Phrase {
+    /// Whether `explanation` says what this phrase asks.
+    pub fn holds_in(&self, explanation: &str) -> bool {
+        explanation.contains(&self.text) == self.present
+    }
 }
 
 impl Check {
@@ -101,6 +127,16 @@ impl Check {
             }
             _ => false,
         }
+    }
+
+    /// The phrases its explanation is held to under `profile`.
+    pub fn phrases_for<'a>(
+        &'a self,
+        profile: &'a str,
+    ) -> impl Iterator<Item = &'a Phrase> + 'a {
+        self.explains
+            .iter()
+            .filter(move |p| p.profile.as_deref().is_none_or(|q| q == profile))
     }
 
     /// The expectation under `profile` (implementation-defined if the
@@ -173,6 +209,7 @@ mod tests {
             why: None,
             rule_line: None,
             reason: None,
+            explains: Vec::new(),
         }
     }
 

@@ -214,6 +214,21 @@ pub(super) struct CheckToml {
     pub rule_line: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// Phrases the explanation must contain (`explains`) or must not
+    /// (`explains_not`): one list for every profile, or one per profile.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explains: Option<PhrasesToml>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explains_not: Option<PhrasesToml>,
+}
+
+/// Phrases of an explanation: one list for every profile, or one per
+/// profile.
+#[derive(Deserialize, Serialize)]
+#[serde(untagged)]
+pub(super) enum PhrasesToml {
+    Same(Vec<String>),
+    PerProfile(BTreeMap<String, Vec<String>>),
 }
 
 /// An expectation: one word for every profile, or one per profile.
@@ -348,6 +363,8 @@ fn case_toml(c: &DecideCase<'_>) -> CaseToml {
                 why: None,
                 rule_line: None,
                 reason: None,
+                explains: None,
+                explains_not: None,
             })
             .collect(),
         ..CaseToml::default()

@@ -1,0 +1,98 @@
+//! The oracle as a library hands it out, asked on every case's decide
+//! check: what a crawler or a binding reads besides the verdict must say
+//! what the plain reading (`decide_linear` on a full parse) says.
+//!
+//! - A profile that refuses library-shaped URLs (`library_url_shapes`
+//!   off: the rfc9309 reading of an empty, query-only or fragment-only
+//!   URL) refuses them in the plain reading too, not only at the
+//!   adapter's door (`Capabilities::library_urls`), which would otherwise
+//!   keep the refusal itself from ever being asked.
+//! - The file parsed for one crawler (`parse_for`, as the bindings and
+//!   crawlers use it) is that crawler's: its `agent`, its `crawl_delay`
+//!   and its `groups` equal the full parse's (the groups the plain
+//!   decision names, item for item).
+//! - Each rule the plain decision lists as matching is, through
+//!   `Rule::normalized`, the normalised pattern the decision shows
+//!   (Google's derived `/dir/$` aside, which no rule holds as written).
+//!
+//! Each is a question the case already asks, put through another door;
+//! none adds an expectation of its own.
+
+use robots_adapters::wire::is_library_url;
+use robots_oracle::{Decision, Profile, Reason, RobotsTxt};
+
+/// The first way the library's views of `body` depart from the plain
+/// reading, if any. `plain` is `None` when the plain reading refused the
+/// URL.
+pub fn library_differs(
+    body: &[u8],
+    profile: &Profile,
+    agent: &str,
+    url: &str,
+    plain: Option<&Decision>,
+) -> Option<String> {
+    let name = profile.name;
+    if !profile.library_url_shapes && is_library_url(url) {
+        return plain.map(|d| {
+            format!(
+                "{name} refuses library-shaped URLs (`library_url_shapes` \
+                 off), but the plain reading answered {url:?}:\n{d:#?}"
+            )
+        });
+    }
+    let plain = plain?;
+    let full = RobotsTxt::parse(body, profile);
+    let mine = RobotsTxt::parse_for(body, profile, agent);
+    if mine.agent() != agent {
+        return Some(format!(
+            "parse_for ({name}) for {agent:?} says its agent is {:?}",
+            mine.agent()
+        ));
+    }
+    if mine.crawl_delay() != full.crawl_delay(agent) {
+        return Some(format!(
+            "parse_for ({name}) crawl-delay {:?}, the full parse's {:?}",
+            mine.crawl_delay(),
+            full.crawl_delay(agent)
+        ));
+    }
+    if plain.reason != Reason::RobotsTxtPath {
+        let lines: Vec<u32> = mine.groups().iter().map(|g| g.line()).collect();
+        if lines != plain.groups {
+            return Some(format!(
+                "parse_for ({name}) keeps the groups at lines {lines:?}; \
+                 the plain decision obeys those at {:?}",
+                plain.groups
+            ));
+        }
+        for g in mine.groups() {
+            let same = full.groups().iter().find(|f| f.line() == g.line());
+            if same != Some(g) {
+                return Some(format!(
+                    "parse_for ({name}) group at line {} differs from the \
+                     full parse's:\n{g:#?}\nfull:\n{same:#?}",
+                    g.line()
+                ));
+            }
+        }
+    }
+    let rules = full.groups().iter().flat_map(|g| &g.rules);
+    for c in &plain.candidates {
+        let Some(rule) = rules.clone().find(|r| r.line == c.line) else {
+            return Some(format!(
+                "the plain decision ({name}) lists a rule at line {} that \
+                 the full parse does not hold",
+                c.line
+            ));
+        };
+        let normalized = String::from_utf8_lossy(rule.normalized());
+        if normalized != c.normalized && !c.normalized.ends_with("/$") {
+            return Some(format!(
+                "Rule::normalized ({name}) of line {} is {normalized:?}; \
+                 the decision matched {:?}",
+                c.line, c.normalized
+            ));
+        }
+    }
+    None
+}
