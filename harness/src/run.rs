@@ -301,3 +301,77 @@ pub fn run_cases<'a>(
     }
     results
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::sync::Arc;
+
+    use robots_adapters::Explanation;
+
+    use super::*;
+    use crate::case::Phrase;
+
+    fn check(phrases: Vec<Phrase>) -> Check {
+        Check {
+            name: "c::1".into(),
+            request: Request::Decide {
+                robots: Arc::from(&b""[..]),
+                agent: "A".into(),
+                url: "/".into(),
+            },
+            expect: [
+                ("rfc9309", Expected::Allowed),
+                ("google", Expected::ImplementationDefined),
+            ]
+            .into_iter()
+            .map(|(p, e)| (p.to_string(), e))
+            .collect::<BTreeMap<_, _>>(),
+            why: Some("w".into()),
+            rule_line: None,
+            reason: None,
+            explains: phrases,
+        }
+    }
+
+    fn said(text: &str) -> Reply {
+        Reply::Verdict {
+            verdict: Verdict::Allowed,
+            explanation: Some(Box::new(Explanation {
+                reason: "no-group".into(),
+                rule_line: None,
+                text: text.into(),
+                json: serde_json::Value::Null,
+            })),
+        }
+    }
+
+    fn phrase(profile: Option<&str>, text: &str, present: bool) -> Phrase {
+        let profile = profile.map(str::to_string);
+        Phrase { profile, text: text.into(), present }
+    }
+
+    #[test]
+    fn an_explanation_is_held_to_its_phrases_where_the_verdict_is_definite() {
+        let c = check(vec![
+            phrase(None, "policy: parse-body", true),
+            phrase(Some("rfc9309"), "body cut", false),
+        ]);
+        let ok = said("  policy: parse-body (R2.3.1.1-1)\n");
+        assert_eq!(judge(&c, "rfc9309", &ok).0, Outcome::Pass);
+        let missing = said("  policy: use-cache (R2.4-1)\n");
+        let (outcome, detail) = judge(&c, "rfc9309", &missing);
+        assert_eq!(outcome, Outcome::Fail);
+        assert!(detail.contains("to say `policy: parse-body`"), "{detail}");
+        let cut = said("  policy: parse-body\n  body cut from 9 to 5 bytes\n");
+        let (outcome, detail) = judge(&c, "rfc9309", &cut);
+        assert_eq!(outcome, Outcome::Fail);
+        assert!(detail.contains("to not say `body cut`"), "{detail}");
+        // Under an implementation-defined expectation nothing is scored.
+        assert_eq!(judge(&c, "google", &missing).0, Outcome::Unscored);
+        // A parser that does not explain is not held to the words.
+        let bare =
+            Reply::Verdict { verdict: Verdict::Allowed, explanation: None };
+        assert_eq!(judge(&c, "rfc9309", &bare).0, Outcome::Pass);
+    }
+}

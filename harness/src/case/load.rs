@@ -234,6 +234,34 @@ mod tests {
     }
 
     #[test]
+    fn explains_phrases_load_per_profile_and_bad_ones_name_the_check() {
+        let (cases, errors) = load(
+            "[[case]]\nid = \"a\"\nclauses = [\"R1\"]\nsource = \"rfc9309\"\n\
+             robots = \"x\"\ncheck = [{ agent = \"A\", url = \"/\", expect = \"allowed\", \
+             explains = { google = [\"G-1\"] }, explains_not = [\"cut\"] }]\n",
+        );
+        assert!(errors.is_empty(), "{errors:?}");
+        let check = &cases[0].checks[0];
+        let google: Vec<_> = check.phrases_for("google").collect();
+        let rfc: Vec<_> = check.phrases_for("rfc9309").collect();
+        assert_eq!(google.len(), 2);
+        assert_eq!(rfc.len(), 1);
+        assert!(!rfc[0].present && rfc[0].text == "cut");
+        assert!(google[0].holds_in("says G-1.") && !google[0].holds_in("G-2"));
+        assert!(rfc[0].holds_in("whole") && !rfc[0].holds_in("body cut"));
+        for bad in ["{ bing = [\"x\"] }", "[\" \"]"] {
+            let (_, errors) = load(&format!(
+                "[[case]]\nid = \"b\"\nclauses = [\"R1\"]\nsource = \"rfc9309\"\n\
+                 robots = \"x\"\ncheck = [{{ agent = \"A\", url = \"/\", expect = \"allowed\", \
+                 explains = {bad} }}]\n"
+            ));
+            let text: Vec<String> =
+                errors.iter().map(|e| e.to_string()).collect();
+            assert!(text.join("\n").contains("check 1: explains"), "{text:?}");
+        }
+    }
+
+    #[test]
     fn a_good_case_loads_with_names_and_expectations() {
         let (cases, errors) = load(
             "[[case]]\nid = \"a\"\nclauses = [\"R1\"]\nsource = \"rfc9309\"\n\
