@@ -15,6 +15,11 @@
 //!   `Rule::normalized`, the normalised pattern the decision shows
 //!   (Google's derived `/dir/$` aside, which no rule holds as written).
 //!
+//! - For a usage check, each Content-Usage rule the usage decision lists
+//!   as a candidate is the parsed rule at its line: its path and
+//!   statement as written, and its specificity the length of
+//!   `UsageRule::normalized`.
+//!
 //! Each is a question the case already asks, put through another door;
 //! none adds an expectation of its own.
 
@@ -91,6 +96,48 @@ pub fn library_differs(
                 "Rule::normalized ({name}) of line {} is {normalized:?}; \
                  the decision matched {:?}",
                 c.line, c.normalized
+            ));
+        }
+    }
+    None
+}
+
+/// The first way a usage decision's candidates depart from the parsed
+/// Content-Usage rules they name, if any.
+pub fn usage_differs(
+    body: &[u8],
+    profile: &Profile,
+    agent: &str,
+    url: &str,
+) -> Option<String> {
+    let name = profile.name;
+    let full = RobotsTxt::parse(body, profile);
+    let decision = full.usage(agent, url).ok()?;
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    for c in &decision.candidates {
+        let Some(rule) = full
+            .groups()
+            .iter()
+            .flat_map(|g| &g.usage)
+            .find(|r| r.line == c.line)
+        else {
+            return Some(format!(
+                "the usage decision ({name}) lists a rule at line {} that \
+                 the full parse does not hold",
+                c.line
+            ));
+        };
+        let path = rule.path.as_deref().map(text).unwrap_or_default();
+        let statement = text(&rule.statement);
+        let priority = rule.normalized().len();
+        if (path.as_str(), statement.as_str(), priority)
+            != (c.path.as_str(), c.statement.as_str(), c.priority)
+        {
+            return Some(format!(
+                "usage candidate ({name}) at line {}: path {:?}, statement \
+                 {:?}, priority {}; the parsed rule: {path:?}, {statement:?}, \
+                 normalised length {priority}",
+                c.line, c.path, c.statement, c.priority
             ));
         }
     }
