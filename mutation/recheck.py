@@ -2,7 +2,7 @@
 """Runs mutants named at an earlier commit again, on the tree as it is.
 
     python3 mutation/recheck.py map --triage unreachable --sample s1 --out target/mutation/recheck-s1
-    python3 mutation/recheck.py map --names FILE --out DIR
+    python3 mutation/recheck.py map --names FILE --commit REV --out DIR
     bash mutation/run.sh DIR 0/1                   # in a worktree of its own, as for a sample
     python3 mutation/recheck.py report DIR         # each earlier name: what the judge does now
 
@@ -56,17 +56,51 @@ def now():
 
 
 def earlier_names(a):
+    """The earlier names, and the commit they were named at."""
+    here = os.path.dirname(os.path.abspath(__file__))
     if a.names:
         with open(a.names, encoding="utf-8") as f:
-            return [l.rstrip("\n") for l in f if l.strip() and not l.startswith("#")]
-    here = os.path.dirname(os.path.abspath(__file__))
+            names = [l.rstrip("\n") for l in f if l.strip() and not l.startswith("#")]
+        return names, a.commit
     with open(os.path.join(here, "triage.toml"), "rb") as f:
         entries = tomllib.load(f)["survivor"]
-    return [e["mutant"] for e in entries
-            if e["verdict"] == a.triage and (a.sample is None or e["sample"] == a.sample)]
+    names = [e["mutant"] for e in entries
+             if e["verdict"] == a.triage and e["sample"] == a.sample]
+    with open(os.path.join(here, a.sample, "sample.txt"), encoding="utf-8") as f:
+        commit = re.search(r"src at ([0-9a-f]{40})", f.readline())[1]
+    return names, commit
 
 
-def nearest(old, index):
+HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+
+
+def line_maps(commit):
+    """Per file, the hunks of `git diff commit` (old start, old count, new
+    start, new count), to carry an old line number to the tree as it is."""
+    out = subprocess.run(["git", "diff", "-U0", commit, "--", "src"], check=True,
+                         capture_output=True, text=True).stdout
+    maps, file = collections.defaultdict(list), None
+    for line in out.splitlines():
+        if line.startswith("+++ "):
+            file = line[6:] if line.startswith("+++ b/") else None
+        elif (h := HUNK.match(line)) and file:
+            os_, oc, ns, nc = (int(h[1]), int(h[2] or 1), int(h[3]), int(h[4] or 1))
+            maps[file].append((os_, oc, ns, nc))
+    return maps
+
+
+def carried(hunks, line):
+    """The line `line` of the old file is now, or None if a hunk changed it."""
+    shift = 0
+    for os_, oc, ns, nc in hunks:
+        if oc and os_ <= line < os_ + oc:
+            return None
+        if (os_ + oc if oc else os_ + 1) <= line:
+            shift = (ns + nc) - (os_ + oc)
+    return line + shift
+
+
+def nearest(old, index, maps):
     m = NAME.match(old)
     if not m:
         return None
@@ -74,7 +108,11 @@ def nearest(old, index):
     cands = index.get((m["file"], m["what"]), [])
     if not cands:
         return None
-    return min(cands, key=lambda c: (abs(c[0] - line), c[1] != col))[2]
+    moved = carried(maps.get(m["file"], []), line)
+    exact = [c for c in cands if moved is not None and c[0] == moved and c[1] == col]
+    if exact:
+        return exact[0][2]
+    return min(cands, key=lambda c: (abs(c[0] - (moved or line)), c[1] != col))[2]
 
 
 def cmd_map(a):
@@ -83,8 +121,9 @@ def cmd_map(a):
         m = NAME.match(n)
         if m:
             index[(m["file"], m["what"])].append((int(m["line"]), int(m["col"]), n))
-    old = earlier_names(a)
-    pairs = [(o, nearest(o, index)) for o in old]
+    old, commit = earlier_names(a)
+    maps = line_maps(commit)
+    pairs = [(o, nearest(o, index, maps)) for o in old]
     taken = collections.Counter(n for _, n in pairs if n)
     clash = [n for n, k in taken.items() if k > 1]
     if clash:
@@ -141,7 +180,8 @@ def main():
     src = m.add_mutually_exclusive_group(required=True)
     src.add_argument("--names", help="a file of earlier names, one per line")
     src.add_argument("--triage", help="the triage entries with this verdict")
-    m.add_argument("--sample", help="only the triage entries of this sample")
+    m.add_argument("--sample", help="with --triage: the sample (its sample.txt names the commit)")
+    m.add_argument("--commit", help="with --names: the commit the names were taken at")
     m.add_argument("--out", required=True)
     r = sub.add_parser("report")
     r.add_argument("dir")
