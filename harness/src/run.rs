@@ -331,6 +331,7 @@ mod tests {
             rule_line: None,
             reason: None,
             explains: phrases,
+            readings: BTreeMap::new(),
         }
     }
 

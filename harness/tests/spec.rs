@@ -18,7 +18,8 @@
 //! out beside the verdict (a refusal, `parse_for`'s agent, crawl-delay
 //! and groups, a matched rule's normalised pattern) must agree with it
 //! (`spec/library.rs`). A check's `explains` phrases hold the oracle's
-//! explanation, under each profile, to its words.
+//! explanation, under each profile, to its words, and its `readings` hold
+//! the oracle's switches to the answers they state (`spec/readings.rs`).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -34,6 +35,8 @@ use robots_runner::suite::{Suite, default_root};
 
 #[path = "spec/library.rs"]
 mod library;
+#[path = "spec/readings.rs"]
+mod readings;
 #[path = "spec/search.rs"]
 mod search;
 
@@ -128,6 +131,13 @@ fn check_trial(suite: &Arc<Suite>, case_ix: usize, check_ix: usize) -> Trial {
             let results =
                 run_cases(&mut oracle, profile, [(case, vec![check])]);
             failures.extend(paths_differ(case, &check.request, profile));
+            if profile == PROFILES[0]
+                && let Request::Decide { robots, agent, url } = &check.request
+            {
+                failures.extend(readings::readings_differ(
+                    check, robots, agent, url,
+                ));
+            }
             for r in results {
                 // A profile that refuses the URL (a library-shaped one
                 // under rfc9309) is not asked; its expectation says so.

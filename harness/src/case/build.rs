@@ -181,6 +181,7 @@ fn verdict_check(
         rule_line: ch.rule_line,
         reason: ch.reason.clone(),
         explains: phrases(ch, &at)?,
+        readings: readings(ch, &at, fetch.is_some())?,
     })
 }
 
@@ -227,6 +228,47 @@ fn phrases(ch: &CheckToml, at: &At) -> Result<Vec<Phrase>, CaseErrorKind> {
     Ok(out)
 }
 
+/// A check's `readings`: a verdict word (allowed or disallowed) per named
+/// reading, `switch` or `profile+switch`. Whether the switch exists is the
+/// oracle's to say (the `spec` target), not the loader's: the runner does
+/// not know the oracle.
+fn readings(
+    ch: &CheckToml,
+    at: &At,
+    fetch: bool,
+) -> Result<BTreeMap<String, Expected>, CaseErrorKind> {
+    let Some(map) = &ch.readings else { return Ok(BTreeMap::new()) };
+    let bad =
+        |what: String| CaseErrorKind::BadReading { at: at.clone(), what };
+    if fetch || !ch.also.is_empty() {
+        return Err(bad(
+            "readings are asked of one-token decide checks only".into()
+        ));
+    }
+    let mut out = BTreeMap::new();
+    for (name, word) in map {
+        let (profile, switch) =
+            name.split_once('+').unwrap_or(("rfc9309", name));
+        if !PROFILES.contains(&profile) || switch.is_empty() {
+            return Err(bad(format!(
+                "`{name}` is not `switch` or `profile+switch` (profiles: {})",
+                PROFILES.join(", ")
+            )));
+        }
+        let want = match word.as_str() {
+            "allowed" => Expected::Allowed,
+            "disallowed" => Expected::Disallowed,
+            other => {
+                return Err(bad(format!(
+                    "`{name} = {other:?}`: a reading's answer is allowed or disallowed"
+                )));
+            }
+        };
+        out.insert(name.clone(), want);
+    }
+    Ok(out)
+}
+
 /// A check whose answer is a value, the same under every profile.
 fn value_check(
     name: &str,
@@ -242,6 +284,7 @@ fn value_check(
         rule_line: None,
         reason: None,
         explains: Vec::new(),
+        readings: BTreeMap::new(),
     }
 }
 
@@ -339,6 +382,7 @@ fn usage_checks(
             rule_line: None,
             reason: None,
             explains: Vec::new(),
+            readings: BTreeMap::new(),
         });
     }
     Ok(checks)
@@ -371,6 +415,7 @@ fn signal_checks(
             rule_line: None,
             reason: None,
             explains: Vec::new(),
+            readings: BTreeMap::new(),
         });
     }
     Ok(checks)
@@ -398,5 +443,6 @@ fn policy_check(
         rule_line: None,
         reason: None,
         explains: Vec::new(),
+        readings: BTreeMap::new(),
     })
 }

@@ -175,6 +175,14 @@ pub enum CaseErrorKind {
         /// What is wrong with it.
         what: String,
     },
+    /// A `readings` entry that cannot be held.
+    #[error("{at}: readings: {what}")]
+    BadReading {
+        /// Which check.
+        at: At,
+        /// What is wrong with it.
+        what: String,
+    },
     /// `also` (further product tokens) on a check of a fetch case.
     #[error("{0}: `also` (several product tokens) is not asked after a fetch")]
     TokensInFetch(At),

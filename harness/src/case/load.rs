@@ -262,6 +262,33 @@ mod tests {
     }
 
     #[test]
+    fn readings_take_a_verdict_per_switch_and_name_the_check_when_bad() {
+        let with = |r: &str| {
+            load(&format!(
+                "[[case]]\nid = \"r\"\nclauses = [\"R1\"]\nsource = \"rfc9309\"\n\
+                 robots = \"x\"\ncheck = [{{ agent = \"A\", url = \"/\", expect = \"allowed\", \
+                 readings = {r} }}]\n"
+            ))
+        };
+        let (cases, errors) =
+            with("{ \"a=b\" = \"disallowed\", \"google+c=d\" = \"allowed\" }");
+        assert!(errors.is_empty(), "{errors:?}");
+        let r = &cases[0].checks[0].readings;
+        assert_eq!(r.get("a=b"), Some(&Expected::Disallowed));
+        assert_eq!(r.get("google+c=d"), Some(&Expected::Allowed));
+        for bad in [
+            "{ \"a=b\" = \"implementation-defined\" }",
+            "{ \"bing+a=b\" = \"allowed\" }",
+            "{ \"google+\" = \"allowed\" }",
+        ] {
+            let (_, errors) = with(bad);
+            let text: Vec<String> =
+                errors.iter().map(|e| e.to_string()).collect();
+            assert!(text.join("\n").contains("check 1: readings"), "{text:?}");
+        }
+    }
+
+    #[test]
     fn a_good_case_loads_with_names_and_expectations() {
         let (cases, errors) = load(
             "[[case]]\nid = \"a\"\nclauses = [\"R1\"]\nsource = \"rfc9309\"\n\

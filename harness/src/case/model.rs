@@ -79,6 +79,13 @@ pub struct Check {
     pub reason: Option<String>,
     /// What the explanation must say, or must not, in words.
     pub explains: Vec<Phrase>,
+    /// What the oracle answers under named readings, each a switch of
+    /// the oracle's switch space applied to `rfc9309` (`name`) or to
+    /// another profile (`google+name`): the readings `fingerprint` and
+    /// `bugs` name parsers by, held to what the switch says it does. No
+    /// parser is scored against them (a reading is not a profile); the
+    /// `spec` target asks the oracle.
+    pub readings: BTreeMap<String, Expected>,
 }
 
 /// A phrase a check's explanation must contain, or must not.
@@ -210,6 +217,7 @@ mod tests {
             rule_line: None,
             reason: None,
             explains: Vec::new(),
+            readings: BTreeMap::new(),
         }
     }
 

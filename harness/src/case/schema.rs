@@ -220,6 +220,10 @@ pub(super) struct CheckToml {
     pub explains: Option<PhrasesToml>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub explains_not: Option<PhrasesToml>,
+    /// What the oracle answers under named readings (a switch applied to
+    /// a profile): `{ "tie_goes_to_allow=false" = "disallowed" }`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub readings: Option<BTreeMap<String, String>>,
 }
 
 /// Phrases of an explanation: one list for every profile, or one per
@@ -365,6 +369,7 @@ fn case_toml(c: &DecideCase<'_>) -> CaseToml {
                 reason: None,
                 explains: None,
                 explains_not: None,
+                readings: None,
             })
             .collect(),
         ..CaseToml::default()

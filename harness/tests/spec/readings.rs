@@ -1,0 +1,65 @@
+//! A check's `readings`, asked of the oracle: under each named reading (a
+//! switch of `switches()` applied to a built-in profile), the plain
+//! reading (`decide_linear`) and the public fast path (`decide`) must
+//! both give the verdict the case states.
+//!
+//! The readings are what `fingerprint`, `bugs`, `lint` and the
+//! differential fuzzer name parsers by; the two built-in profiles leave
+//! most switches off, so without a stated answer under the switch, code
+//! that only a switched reading runs would be held by nothing (a wrong
+//! `tie_goes_to_allow=false` would still be wrong for every fit that
+//! names it). A reading names a switch that exists and that changes its
+//! base profile, or the check fails.
+
+use robots_oracle::{Profile, RobotsTxt, Verdict, switches};
+use robots_runner::case::{Check, Expected};
+
+/// What departs from the check's stated readings, one line each.
+pub fn readings_differ(
+    check: &Check,
+    body: &[u8],
+    agent: &str,
+    url: &str,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for (name, want) in &check.readings {
+        let (base, switch) = name.split_once('+').unwrap_or(("rfc9309", name));
+        let Some(base) = Profile::by_name(base) else {
+            out.push(format!("reading {name}: no profile {base:?}"));
+            continue;
+        };
+        let Some(s) = switches().iter().find(|s| s.name == switch) else {
+            out.push(format!("reading {name}: no switch {switch:?}"));
+            continue;
+        };
+        let p = s.applied_to(&base);
+        if p == base {
+            out.push(format!(
+                "reading {name}: the switch leaves {} as it is",
+                base.name
+            ));
+            continue;
+        }
+        let want = match want {
+            Expected::Allowed => Verdict::Allowed,
+            Expected::Disallowed => Verdict::Disallowed,
+            other => {
+                out.push(format!("reading {name}: {}", other.describe()));
+                continue;
+            }
+        };
+        let robots = RobotsTxt::parse(body, &p);
+        let plain = robots.decide_linear(agent, url).map(|d| d.verdict);
+        let fast = robots.decide(agent, url).map(|d| d.verdict);
+        if plain.as_ref().ok() != Some(&want)
+            || fast.as_ref().ok() != Some(&want)
+        {
+            out.push(format!(
+                "reading {name}: want {}, the plain reading gives {plain:?}, \
+                 the fast path {fast:?}",
+                want.as_str()
+            ));
+        }
+    }
+    out
+}
