@@ -115,12 +115,18 @@ def nearest(old, index, maps):
     return min(cands, key=lambda c: (abs(c[0] - (moved or line)), c[1] != col))[2]
 
 
-def cmd_map(a):
+def index_of(names):
+    """The mutants `names` by file and change, with line and column."""
     index = collections.defaultdict(list)
-    for n in now():
+    for n in names:
         m = NAME.match(n)
         if m:
             index[(m["file"], m["what"])].append((int(m["line"]), int(m["col"]), n))
+    return index
+
+
+def cmd_map(a):
+    index = index_of(now())
     old, commit = earlier_names(a)
     maps = line_maps(commit)
     pairs = [(o, nearest(o, index, maps)) for o in old]

@@ -8,7 +8,8 @@ cargo-mutants configuration that runs exactly that sample.
 The population is `cargo mutants --list --json -p robots-oracle` on the tree
 as it is (the names carry line and column, so a sample belongs to its
 commit, which is written beside it). `--exclude DIR` leaves out the mutants
-an earlier sample already ran (same name), so a confirming sample is fresh
+an earlier sample already ran (the same name, or the same change carried to
+the line it has moved to since: recheck.py), so a confirming sample is fresh
 evidence. The judge is fixed here, never per run: the spec cases alone
 (`robots-runner`'s `spec` test target), not the oracle's unit or property
 tests. It writes only DIR/mutants.toml and DIR/sample.txt (temp + rename).
@@ -31,11 +32,23 @@ def population():
     return sorted(m["name"] for m in json.loads(out))
 
 
-def earlier(dirs):
+def earlier(dirs, pop):
+    """The names of the earlier samples, each also carried to the tree as it
+    is (recheck.py's mapping: the same change at the line `git diff` moves
+    it to), so that a mutant whose line moved is not drawn again."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import recheck  # noqa: E402 (the sibling script)
+    index = recheck.index_of(pop)
     names = set()
     for d in dirs:
         with open(os.path.join(d, "sample.txt"), encoding="utf-8") as f:
-            names.update(line.rstrip("\n") for line in f if not line.startswith("#"))
+            head = f.readline()
+            old = [line.rstrip("\n") for line in f if not line.startswith("#")]
+        names.update(old)
+        commit = re.search(r"src at ([0-9a-f]{40})", head)
+        if commit:
+            maps = recheck.line_maps(commit[1])
+            names.update(n for n in (recheck.nearest(o, index, maps) for o in old) if n)
     return names
 
 
@@ -55,7 +68,7 @@ def main():
                     help="an earlier sample's folder whose mutants are left out")
     a = ap.parse_args()
     pop = population()
-    seen = earlier(a.exclude)
+    seen = earlier(a.exclude, pop)
     pool = [n for n in pop if n not in seen]
     if a.size > len(pool):
         sys.exit(f"sample.py: {a.size} asked, only {len(pool)} mutants in the pool")
