@@ -20,8 +20,9 @@
 #!   hence raw_non_ascii_urls = false.
 #! - :crawl_delay => :ignore, since the default (:sleep) sleeps inside allowed?().
 #! - sitemaps: sitemaps(url) of https://example.com/. crawl-delay: crawl_delay(url) for the
-#!   agent; it returns 0 when the group has none (the API cannot tell "none" from 0), sent
-#!   as "0", not null.
+#!   agent. It returns 0 both when the crawler's group has no crawl-delay and for
+#!   `Crawl-delay: 0`, so a 0 is answered unsupported (never guess: neither "0" nor null
+#!   is what the library said); any other delay is its value.
 #! - A body the racc grammar rejects is not an exception: webrobots records the error and
 #!   allows everything; the adapter reports the verdict it gives and logs the error to
 #!   stderr.
@@ -145,7 +146,12 @@ def answer(req)
   when 'crawl-delay'
     robots = robots_of(req)
     agent = field(req, 'agent', String, 'a string')
-    { 'value' => number_text(robots_for(robots, agent).crawl_delay("#{BASE}/")) }
+    delay = robots_for(robots, agent).crawl_delay("#{BASE}/")
+    if !delay.nil? && delay.zero?
+      { 'unsupported' => 'webrobots answers 0 both for no crawl-delay and for Crawl-delay: 0' }
+    else
+      { 'value' => number_text(delay) }
+    end
   else { 'unsupported' => "op #{op}" }
   end
 end
