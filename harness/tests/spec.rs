@@ -53,6 +53,10 @@ fn file_of(root: &Path, name: &str) -> Option<PathBuf> {
 
 /// The fast path's decision, when it differs from the plain reading's.
 fn paths_differ(case: &Case, q: &Request, profile: &str) -> Option<String> {
+    if let Request::ContentSignal { robots, agent } = q {
+        let parsed_as = Profile::by_name(profile)?;
+        return library::signals_differ(robots, &parsed_as, agent);
+    }
     if let Request::Usage { robots, agent, url } = q {
         let parsed_as = Profile::by_name(profile)?;
         return library::usage_differs(robots, &parsed_as, agent, url);

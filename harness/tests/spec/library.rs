@@ -20,11 +20,44 @@
 //!   statement as written, and its specificity the length of
 //!   `UsageRule::normalized`.
 //!
+//! - For a content-signal check, the signals' `pairs` list exactly the
+//!   signals set (each with its value as written) and `is_empty` says
+//!   whether none is.
+//!
 //! Each is a question the case already asks, put through another door;
 //! none adds an expectation of its own.
 
 use robots_adapters::wire::is_library_url;
 use robots_oracle::{Decision, Profile, Reason, RobotsTxt};
+
+/// The first way the content signals' `pairs` and `is_empty` depart from
+/// the signals set, if any.
+pub fn signals_differ(
+    body: &[u8],
+    profile: &Profile,
+    agent: &str,
+) -> Option<String> {
+    let (s, _) = RobotsTxt::parse(body, profile).content_signals(agent);
+    let yn = |b: bool| if b { "yes" } else { "no" };
+    let mut set: Vec<(&str, &str)> = [
+        ("search", s.search),
+        ("ai-input", s.ai_input),
+        ("ai-train", s.ai_train),
+    ]
+    .into_iter()
+    .filter_map(|(k, v)| v.map(|b| (k, yn(b))))
+    .collect();
+    set.extend(s.use_.map(|u| ("use", u.as_str())));
+    (s.pairs() != set || s.is_empty() != set.is_empty()).then(|| {
+        format!(
+            "content signals ({}) for {agent:?}: pairs {:?}, is_empty {}; \
+             the signals set: {set:?}",
+            profile.name,
+            s.pairs(),
+            s.is_empty()
+        )
+    })
+}
 
 /// The first way the library's views of `body` depart from the plain
 /// reading, if any. `plain` is `None` when the plain reading refused the
