@@ -11,9 +11,10 @@
 //!   crawlers use it) is that crawler's: its `agent`, its `crawl_delay`
 //!   and its `groups` equal the full parse's (the groups the plain
 //!   decision names, item for item).
-//! - Each rule the plain decision lists as matching is, through
-//!   `Rule::normalized`, the normalised pattern the decision shows
-//!   (Google's derived `/dir/$` aside, which no rule holds as written).
+//! - Each rule the plain decision lists as matching is the pattern the
+//!   decision shows, as written (its value, compared as octets) and,
+//!   through `Rule::normalized`, normalised (Google's derived `/dir/$`
+//!   aside, which no rule holds as written).
 //!
 //! - For a usage check, each Content-Usage rule the usage decision lists
 //!   as a candidate is the parsed rule at its line: its path and
@@ -123,6 +124,16 @@ pub fn library_differs(
                 c.line
             ));
         };
+        // The value as written, compared as octets (`Octets == [u8]`).
+        if std::str::from_utf8(&rule.value).is_ok()
+            && rule.value != *c.pattern.as_bytes()
+        {
+            return Some(format!(
+                "the plain decision ({name}) shows line {}'s pattern as {:?}; \
+                 the parsed rule's value is {:?}",
+                c.line, c.pattern, rule.value
+            ));
+        }
         let normalized = String::from_utf8_lossy(rule.normalized());
         if normalized != c.normalized && !c.normalized.ends_with("/$") {
             return Some(format!(
