@@ -2,7 +2,10 @@
 //! switch of `switches()` applied to a built-in profile), the plain
 //! reading (`decide_linear`), the indexed path (`decide_indexed`) and the
 //! public adaptive path (`decide`, asked five times, so that it answers
-//! from the index it builds) must all give the verdict the case states.
+//! from the index it builds), the verdict-only path (`is_allowed`, five
+//! times too: its early exit for long URLs probes built indexes only) and
+//! the one-pass check (`check_once`) must all give the verdict the case
+//! states.
 //!
 //! The readings are what `fingerprint`, `bugs`, `lint` and the
 //! differential fuzzer name parsers by; the two built-in profiles leave
@@ -57,11 +60,24 @@ pub fn readings_differ(
         let fast: Vec<_> = (0..5)
             .map(|_| robots.decide(agent, url).map(|d| d.verdict))
             .collect();
+        // `is_allowed` takes the verdict-only path (the early exit for
+        // long URLs, once the index is built); `check_once` matches rules
+        // as the file is read.
+        let quick: Vec<bool> =
+            (0..5).map(|_| robots.is_allowed(agent, url)).collect();
+        let once = RobotsTxt::check_once(body, &p, agent, url);
+        let allowed = want == Verdict::Allowed;
         let right = |v: &Result<Verdict, _>| v.as_ref().ok() == Some(&want);
-        if !right(&plain) || !right(&indexed) || !fast.iter().all(right) {
+        if !right(&plain)
+            || !right(&indexed)
+            || !fast.iter().all(right)
+            || quick.iter().any(|&q| q != allowed)
+            || once != allowed
+        {
             out.push(format!(
                 "reading {name}: want {}, the plain reading gives {plain:?}, \
-                 the indexed path {indexed:?}, the adaptive path {fast:?}",
+                 the indexed path {indexed:?}, the adaptive path {fast:?}, \
+                 is_allowed {quick:?}, check_once {once}",
                 want.as_str()
             ));
         }
