@@ -47,6 +47,23 @@ def write(path, text):
     os.replace(tmp, path)
 
 
+def config(head, writer, run_args, names):
+    """The cargo-mutants configuration that runs exactly `names` with the
+    spec cases alone as the judge (what sample.py and `map` write)."""
+    res = ",\n".join("  " + json.dumps("^" + re.escape(n) + "$") for n in names)
+    return f"""{head}# Written by {writer}; run with
+#   bash mutation/run.sh {run_args}
+# The judge: the spec cases alone (built and run alone).
+test_package = ["robots-runner"]
+additional_cargo_args = ["--test", "spec"]
+profile = "mutants"
+minimum_test_timeout = 60
+examine_re = [
+{res}
+]
+"""
+
+
 def now():
     out = subprocess.run(
         ["cargo", "mutants", "--list", "--json", "-p", "robots-oracle"],
@@ -138,20 +155,11 @@ def cmd_map(a):
     write(os.path.join(a.out, "map.tsv"),
           "".join(f"{o}\t{n or ''}\n" for o, n in pairs))
     names = sorted(n for _, n in pairs if n)
-    res = ",\n".join("  " + json.dumps("^" + re.escape(n) + "$") for n in names)
     commit = subprocess.run(["git", "rev-parse", "HEAD"], check=True,
                             capture_output=True, text=True).stdout.strip()
-    write(os.path.join(a.out, "mutants.toml"), f"""# recheck of {len(old)} earlier mutants ({len(names)} found), src at {commit}
-# Written by mutation/recheck.py; run with
-#   bash mutation/run.sh {a.out} 0/1
-test_package = ["robots-runner"]
-additional_cargo_args = ["--test", "spec"]
-profile = "mutants"
-minimum_test_timeout = 60
-examine_re = [
-{res}
-]
-""")
+    head = f"# recheck of {len(old)} earlier mutants ({len(names)} found), src at {commit}\n"
+    write(os.path.join(a.out, "mutants.toml"),
+          config(head, "mutation/recheck.py", f"{a.out} 0/1", names))
     gone = [o for o, n in pairs if not n]
     print(f"{len(names)} of {len(old)} mapped; {len(gone)} gone")
     for o in gone:

@@ -23,6 +23,10 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import recheck  # noqa: E402 (the sibling script: its mapping and config)
+from recheck import write  # noqa: E402
+
 
 def population():
     out = subprocess.run(
@@ -36,8 +40,6 @@ def earlier(dirs, pop):
     """The names of the earlier samples, each also carried to the tree as it
     is (recheck.py's mapping: the same change at the line `git diff` moves
     it to), so that a mutant whose line moved is not drawn again."""
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import recheck  # noqa: E402 (the sibling script)
     index = recheck.index_of(pop)
     names = set()
     for d in dirs:
@@ -50,13 +52,6 @@ def earlier(dirs, pop):
             maps = recheck.line_maps(commit[1])
             names.update(n for n in (recheck.nearest(o, index, maps) for o in old) if n)
     return names
-
-
-def write(path, text):
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
 
 
 def main():
@@ -82,18 +77,8 @@ def main():
             f"({len(pop)} in all, {len(seen)} excluded), src at {commit}"
             f"{' (src modified)' if dirty else ''}\n")
     write(os.path.join(a.out, "sample.txt"), head + "".join(n + "\n" for n in sample))
-    res = ",\n".join("  " + json.dumps("^" + re.escape(n) + "$") for n in sample)
-    write(os.path.join(a.out, "mutants.toml"), f"""{head}# Written by mutation/sample.py; run with
-#   bash mutation/run.sh {a.out} K/N
-# The judge: the spec cases alone (built and run alone).
-test_package = ["robots-runner"]
-additional_cargo_args = ["--test", "spec"]
-profile = "mutants"
-minimum_test_timeout = 60
-examine_re = [
-{res}
-]
-""")
+    write(os.path.join(a.out, "mutants.toml"),
+          recheck.config(head, "mutation/sample.py", f"{a.out} K/N", sample))
     print(head.strip())
 
 
