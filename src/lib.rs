@@ -119,7 +119,7 @@ pub use aipref::vocab::{
     Category, Preference, Preferences, Statement, Vocabulary, read_statement,
 };
 pub use classify::{Classification, classify};
-pub use diag::{Diagnostic, DiagnosticKind};
+pub use diag::{Diagnostic, DiagnosticKind, MAX_NOTES, notes_text};
 pub use explain::{Decision, Reason, RuleMatch, Verdict};
 pub use focus::ForAgent;
 pub use lex::{LineRanges, line_ranges};

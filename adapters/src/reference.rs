@@ -258,23 +258,11 @@ fn explanation(
     }
 }
 
-/// The most notes on a file an explanation lists; the rest are counted.
-const MAX_NOTES: usize = 8;
-
 /// What the parse noted about the file (a skipped byte order mark, the
-/// parse limit reached, lines ignored), one line each, at most
-/// [`MAX_NOTES`] of them: an explanation says what of the file was not
-/// read as written, since that can decide as much as a rule.
+/// parse limit reached, lines ignored): an explanation says what of the
+/// file was not read as written, since that can decide as much as a rule.
 fn notes(robots: &RobotsTxt) -> String {
-    let all = robots.diagnostics();
-    let mut out = String::new();
-    for d in all.iter().take(MAX_NOTES) {
-        out.push_str(&format!("  note: {d}\n"));
-    }
-    if all.len() > MAX_NOTES {
-        out.push_str(&format!("  note: and {} more\n", all.len() - MAX_NOTES));
-    }
-    out
+    robots_oracle::notes_text(robots.diagnostics())
 }
 
 impl Adapter for Reference {

@@ -105,6 +105,29 @@ impl fmt::Display for DiagnosticKind {
     }
 }
 
+/// The most notes an explanation lists ([`notes_text`]); the rest are
+/// counted.
+pub const MAX_NOTES: usize = 8;
+
+/// What a parse noted about its file, as an explanation ends with it: one
+/// `  note: line N: … (clause)` line per diagnostic, at most
+/// [`MAX_NOTES`] of them, then `  note: and K more`. Empty when nothing
+/// was noted. The reference adapter, `check --explain` and the bindings
+/// all end a decision's explanation with it, so they read alike.
+pub fn notes_text(diagnostics: &[Diagnostic]) -> String {
+    let mut out = String::new();
+    for d in diagnostics.iter().take(MAX_NOTES) {
+        out.push_str(&format!("  note: {d}\n"));
+    }
+    if diagnostics.len() > MAX_NOTES {
+        out.push_str(&format!(
+            "  note: and {} more\n",
+            diagnostics.len() - MAX_NOTES
+        ));
+    }
+    out
+}
+
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "line {}: {} ({})", self.line, self.kind, self.kind.clause())

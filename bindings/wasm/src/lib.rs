@@ -182,7 +182,10 @@ impl RobotsTxt {
             global_group: d.global,
             target: d.target.clone(),
             agent_is_valid: d.agent_is_valid,
-            explanation: d.to_string(),
+            explanation: format!(
+                "{d}{}",
+                robots_oracle::notes_text(self.robots.diagnostics())
+            ),
         })
     }
 
