@@ -67,7 +67,7 @@ fn paths_differ(case: &Case, q: &Request, profile: &str) -> Option<String> {
     let plain = robots.decide_linear(agent, url).ok();
     if let Some(d) = library::library_differs(
         &case.robots,
-        &parsed_as,
+        &robots,
         agent,
         url,
         plain.as_ref(),
@@ -127,6 +127,10 @@ fn check_trial(suite: &Arc<Suite>, case_ix: usize, check_ix: usize) -> Trial {
         let case = &suite.cases[case_ix];
         let check = &case.checks[check_ix];
         let mut failures = Vec::new();
+        if let Request::Decide { robots, agent, url } = &check.request {
+            failures
+                .extend(readings::readings_differ(check, robots, agent, url));
+        }
         for profile in PROFILES {
             // OK: PROFILES only names built-in profiles.
             let mut oracle =
@@ -135,13 +139,6 @@ fn check_trial(suite: &Arc<Suite>, case_ix: usize, check_ix: usize) -> Trial {
             let results =
                 run_cases(&mut oracle, profile, [(case, vec![check])]);
             failures.extend(paths_differ(case, &check.request, profile));
-            if profile == PROFILES[0]
-                && let Request::Decide { robots, agent, url } = &check.request
-            {
-                failures.extend(readings::readings_differ(
-                    check, robots, agent, url,
-                ));
-            }
             for r in results {
                 // A profile that refuses the URL (a library-shaped one
                 // under rfc9309) is not asked; its expectation says so.

@@ -255,12 +255,11 @@ fn readings(
                 PROFILES.join(", ")
             )));
         }
-        let want = match word.as_str() {
-            "allowed" => Expected::Allowed,
-            "disallowed" => Expected::Disallowed,
-            other => {
+        let want = match Vocabulary::Verdict.read(word) {
+            Some(v @ (Expected::Allowed | Expected::Disallowed)) => v,
+            _ => {
                 return Err(bad(format!(
-                    "`{name} = {other:?}`: a reading's answer is allowed or disallowed"
+                    "`{name} = {word:?}`: a reading's answer is allowed or disallowed"
                 )));
             }
         };

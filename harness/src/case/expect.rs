@@ -59,7 +59,7 @@ impl Vocabulary {
     }
 
     /// The expectation a word means, if it is one of this vocabulary.
-    fn read(self, word: &str) -> Option<Expected> {
+    pub(super) fn read(self, word: &str) -> Option<Expected> {
         if word == "implementation-defined" {
             return Some(Expected::ImplementationDefined);
         }

@@ -61,15 +61,16 @@ pub fn signals_differ(
 }
 
 /// The first way the library's views of `body` depart from the plain
-/// reading, if any. `plain` is `None` when the plain reading refused the
-/// URL.
+/// reading, if any. `full` is `body` parsed under the profile asked,
+/// `plain` its plain decision (`None` when it refused the URL).
 pub fn library_differs(
     body: &[u8],
-    profile: &Profile,
+    full: &RobotsTxt,
     agent: &str,
     url: &str,
     plain: Option<&Decision>,
 ) -> Option<String> {
+    let profile = full.profile();
     let name = profile.name;
     if !profile.library_url_shapes && is_library_url(url) {
         return plain.map(|d| {
@@ -80,7 +81,6 @@ pub fn library_differs(
         });
     }
     let plain = plain?;
-    let full = RobotsTxt::parse(body, profile);
     let mine = RobotsTxt::parse_for(body, profile, agent);
     if mine.agent() != agent {
         return Some(format!(
