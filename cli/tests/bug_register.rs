@@ -43,6 +43,7 @@ fn answer(e: &Entry, with: &[&str], tag: &str) -> String {
         .arg("--robots")
         .arg(&robots)
         .args(["--agent", &e.agent, &e.url])
+        .args(e.status.map(|s| format!("--status={s}")))
         .output()
         .unwrap();
     let said = text(&out.stdout);

@@ -326,3 +326,70 @@ fn check_refuses_urls_that_are_not_a_path_or_absolute() {
         assert!(run.stdout.is_empty(), "{bad:?}: nothing is decided");
     }
 }
+
+/// `check --status`: the file served with an HTTP status, asked as a
+/// crawler that fetches it. The oracle answers by the profile's fetch
+/// rules; a built-in adapter that fetches by itself gets the file from a
+/// loopback server; one that cannot fetch is not asked, and says why; a
+/// redirect, which needs a target, is refused with a clear error.
+#[test]
+fn check_with_a_status_asks_as_a_crawler_that_fetches_the_file() {
+    let dir = std::env::temp_dir()
+        .join(format!("rc-cli-status-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("robots.txt");
+    std::fs::write(&file, "User-agent: *\nDisallow: /private\n").unwrap();
+    let ask = |extra: &[&str]| {
+        let out = bin()
+            .args(["check", "--robots"])
+            .arg(&file)
+            .args(["--agent", "FooBot"])
+            .args(extra)
+            .args(["/private", "/public"])
+            .output()
+            .unwrap();
+        let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+        (out.status.code(), text(out.stdout), text(out.stderr))
+    };
+    // 200: the body is the file (R2.3.1.1-1).
+    let (code, out, _) = ask(&["--status", "200"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(out, "disallowed /private\nallowed /public\n");
+    // 404: unavailable, allow all (R2.3.1.3); 503: unreachable, complete
+    // disallow (R2.3.1.4-1), whatever the body says.
+    assert_eq!(
+        ask(&["--status", "404"]).1,
+        "allowed /private\nallowed /public\n"
+    );
+    let (_, out, _) = ask(&["--status", "503", "--explain"]);
+    assert!(out.starts_with("disallowed /private\n"), "{out}");
+    assert!(out.contains("policy: disallow-all (R2.3.1.4-1)"), "{out}");
+    assert!(out.contains("disallowed /public\n"), "{out}");
+    // 429: a 4xx to RFC 9309, a server error to Google (G-STATUS-5).
+    assert_eq!(
+        ask(&["--status", "429"]).1,
+        "allowed /private\nallowed /public\n"
+    );
+    assert_eq!(
+        ask(&["--status", "429", "--profile", "google"]).1,
+        "disallowed /private\ndisallowed /public\n"
+    );
+    // A live fetch from the loopback server by a built-in adapter: the
+    // body is parsed on 200.
+    let (code, out, err) =
+        ask(&["--status", "200", "--adapter", "rust-robotparser"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out, "disallowed /private\nallowed /public\n");
+    // An adapter that cannot fetch is not asked.
+    let (code, out, _) =
+        ask(&["--status", "503", "--adapter", "rust-robots_txt"]);
+    assert_eq!(code, Some(0));
+    assert!(out.starts_with("not-applicable /private ("), "{out}");
+    // A redirect needs a target; anything outside 200-599 is no status.
+    for bad in ["301", "600", "99"] {
+        let (code, _, err) = ask(&["--status", bad]);
+        assert_eq!(code, Some(2), "--status {bad}: {err}");
+        assert!(err.contains(bad), "--status {bad}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

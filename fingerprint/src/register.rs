@@ -81,6 +81,12 @@ pub struct Entry {
     pub agent: String,
     /// The URL (a path, or absolute).
     pub url: String,
+    /// The HTTP status the file is served with, for a bug of the fetch
+    /// layer (replayed with `check --status`: a crawler that fetches the
+    /// file from a loopback server); none for a bug of the parse, asked
+    /// of the body alone.
+    #[serde(default)]
+    pub status: Option<u16>,
     /// The expected answer under `rfc9309` and `google`.
     pub expected: BTreeMap<String, Expected>,
     /// The parser's answer.
@@ -135,7 +141,8 @@ pub fn default_dir() -> PathBuf {
 /// When a file cannot be read, does not parse, or an entry breaks a rule
 /// (id not `<adapter>-<n>` or repeated, file name not the adapter, an
 /// expected answer that is not a verdict or equals the actual one, no
-/// profile, no case, no review).
+/// profile, no case, no review, a status no crawler can be served by
+/// `check --status`).
 pub fn load(dir: &Path) -> Result<Vec<(PathBuf, File)>, RegisterError> {
     let read = |p: &Path| RegisterError::Read {
         file: p.to_path_buf(),
@@ -209,6 +216,17 @@ fn check(path: &Path, f: &File) -> Result<(), RegisterError> {
             return Err(bad(
                 &b.id,
                 "the actual answer is what every profile expects".into(),
+            ));
+        }
+        if let Some(code) = b.status
+            && !((200..300).contains(&code) || (400..600).contains(&code))
+        {
+            return Err(bad(
+                &b.id,
+                format!(
+                    "status {code}: 200-299 or 400-599 (a redirect needs a \
+                     target: write a fetch case)"
+                ),
             ));
         }
         if b.title.trim().is_empty()
@@ -343,6 +361,7 @@ pub fn propose(
             robots,
             agent: b.agent.clone(),
             url: b.url.clone(),
+            status: None,
             expected,
             actual: b.actual.clone(),
             cases: vec![b.check.clone()],
@@ -382,6 +401,7 @@ mod tests {
             robots: "User-agent: *\nDisallow: /\n".into(),
             agent: "FooBot".into(),
             url: "/".into(),
+            status: None,
             expected,
             actual: "allowed".into(),
             cases: vec!["a::b::c::1".into()],
@@ -408,8 +428,18 @@ mod tests {
         id.bug[0].id = "other-1".into();
         assert!(check(p, &id).is_err());
         assert!(check(Path::new("bugs/y.toml"), &ok).is_err());
-        let mut unreviewed = ok;
+        let mut unreviewed = ok.clone();
         unreviewed.bug[0].reviewed = " ".into();
         assert!(check(p, &unreviewed).is_err());
+        // A status `check --status` can serve: no redirect, nothing
+        // outside 200-599.
+        for (code, fine) in
+            [(503, true), (404, true), (301, false), (600, false)]
+        {
+            let mut served = ok.clone();
+            served.bug[0].status = Some(code);
+            let got = check(p, &served);
+            assert_eq!(got.is_ok(), fine, "status {code}: {got:?}");
+        }
     }
 }

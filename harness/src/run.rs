@@ -91,15 +91,15 @@ fn fetches_live(caps: &robots_adapters::Capabilities) -> bool {
     caps.fetch && !caps.access_result
 }
 
-/// Starts a fixture for `case` when some of `requests` are live fetches
-/// for an adapter that fetches by itself, and points them at it. Requests
-/// the fixture cannot serve get their reply in `refused`.
+/// Starts a fixture for `scenario` when some of `requests` are live
+/// fetches for an adapter that fetches by itself, and points them at it.
+/// Requests the fixture cannot serve get their reply in `refused`.
 fn serve_live(
-    case: &Case,
+    scenario: Option<&robots_adapters::scenario::Scenario>,
     requests: &mut [Request],
     refused: &mut [Option<Reply>],
 ) -> Option<Fixture> {
-    let scenario = case.fetch.as_ref()?;
+    let scenario = scenario?;
     if !requests.iter().any(|r| matches!(r, Request::Fetch { .. })) {
         return None;
     }
@@ -125,6 +125,54 @@ fn serve_live(
             None
         }
     }
+}
+
+/// Asks `adapter` `requests`, fetch requests about `scenario` among
+/// them: an adapter that fetches by itself is asked while a [`Fixture`]
+/// serves the scenario on loopback (stopped before this returns), a
+/// model answers from the scenario. Requests the adapter cannot express
+/// get its `not-applicable` reply. One reply per request, in order.
+pub fn ask_with_scenario(
+    adapter: &mut dyn Adapter,
+    scenario: Option<&robots_adapters::scenario::Scenario>,
+    requests: Vec<Request>,
+) -> Vec<Reply> {
+    let caps = adapter.info().capabilities;
+    let mut built = requests;
+    let mut replies: Vec<Option<Reply>> = vec![None; built.len()];
+    let fixture = if fetches_live(&caps) {
+        serve_live(scenario, &mut built, &mut replies)
+    } else {
+        None
+    };
+    let mut asked = Vec::new();
+    let mut admitted = Vec::new();
+    for (i, req) in built.into_iter().enumerate() {
+        if replies[i].is_some() {
+            continue;
+        }
+        match caps.admits(&req) {
+            Ok(()) => {
+                asked.push(i);
+                admitted.push(req);
+            }
+            Err(why) => replies[i] = Some(why.into()),
+        }
+    }
+    let mut answers = adapter.answer_batch(&admitted).into_iter();
+    if let Some(f) = fixture {
+        f.stop();
+    }
+    for slot in asked {
+        replies[slot] = Some(answers.next().unwrap_or(Reply::ProtocolError {
+            message: "the adapter returned fewer answers than requests".into(),
+        }));
+    }
+    // OK: every slot was filled above, refused, not admitted or asked.
+    replies
+        .into_iter()
+        .map(|r| r.expect("every reply slot is filled"))
+        .collect()
 }
 
 /// Judges `reply` against what `check` expects under `profile`. The
@@ -245,51 +293,13 @@ pub fn run_cases<'a>(
     profile: &str,
     cases: impl IntoIterator<Item = (&'a Case, Vec<&'a Check>)>,
 ) -> Vec<CheckResult> {
-    let caps = adapter.info().capabilities;
-    let live = fetches_live(&caps);
     let mut results = Vec::new();
     for (case, checks) in cases {
-        let mut asked = Vec::new();
-        let mut requests = Vec::new();
-        let mut replies: Vec<Option<Reply>> = Vec::new();
-        let mut built: Vec<Request> =
+        let requests =
             checks.iter().map(|check| check.request.clone()).collect();
-        let mut refused: Vec<Option<Reply>> = vec![None; built.len()];
-        let fixture = if live {
-            serve_live(case, &mut built, &mut refused)
-        } else {
-            None
-        };
-        for (req, refusal) in built.into_iter().zip(refused) {
-            if let Some(reply) = refusal {
-                replies.push(Some(reply));
-                continue;
-            }
-            match caps.admits(&req) {
-                Ok(()) => {
-                    asked.push(replies.len());
-                    requests.push(req);
-                    replies.push(None);
-                }
-                Err(why) => replies.push(Some(why.into())),
-            }
-        }
-        let mut answers = adapter.answer_batch(&requests).into_iter();
-        if let Some(f) = fixture {
-            f.stop();
-        }
-        for slot in asked {
-            replies[slot] = Some(
-                answers.next().unwrap_or(Reply::ProtocolError {
-                    message:
-                        "the adapter returned fewer answers than requests"
-                            .into(),
-                }),
-            );
-        }
+        let replies =
+            ask_with_scenario(adapter, case.fetch.as_deref(), requests);
         for (check, reply) in checks.iter().zip(replies) {
-            // OK: every slot was filled above, asked or not.
-            let reply = reply.expect("every reply slot is filled");
             let (outcome, detail) = judge(check, profile, &reply);
             results.push(CheckResult {
                 check: check.name.clone(),

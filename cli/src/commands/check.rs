@@ -9,8 +9,10 @@ use robots_adapters::command::Template;
 use robots_adapters::process::Limits;
 use robots_adapters::reference::Reference;
 use robots_adapters::registry::{self, Status};
+use robots_adapters::scenario::{Answer, Response, Scenario};
 use robots_adapters::wire;
 use robots_adapters::{Adapter, Reply, Request};
+use robots_runner::run::ask_with_scenario;
 
 /// Decide URLs against one robots.txt file.
 #[derive(clap::Args, Debug)]
@@ -46,6 +48,18 @@ pub struct Args {
     /// `robots_main {robots} {agent} {url}`
     #[arg(long, value_name = "TEMPLATE", conflicts_with = "adapter")]
     command: Option<String>,
+    /// Ask as a crawler that fetches the file and gets this HTTP status
+    /// with it (200-599, not a redirect; `text/plain`). The oracle answers
+    /// by the profile's fetch rules (RFC 9309 §2.3.1: a 4xx allows all, a
+    /// 5xx disallows all); an adapter that fetches by itself fetches it
+    /// from a loopback server, one that cannot is not asked
+    #[arg(
+        long,
+        value_name = "CODE",
+        value_parser = clap::value_parser!(u16).range(200..=599),
+        conflicts_with_all = ["command", "usage"]
+    )]
+    status: Option<u16>,
     /// URLs: absolute, or paths with optional query
     #[arg(required = true, value_name = "URL")]
     urls: Vec<String>,
@@ -66,8 +80,30 @@ fn read_body(path: &PathBuf) -> anyhow::Result<Vec<u8>> {
     std::fs::read(path).with_context(|| format!("reading {}", path.display()))
 }
 
+/// The site `check --status` stands for: the file at the default
+/// robots.txt URL, answered with `code` and `body` (`text/plain`).
+fn served(code: u16, body: &Arc<[u8]>) -> anyhow::Result<Arc<Scenario>> {
+    if (300..400).contains(&code) {
+        anyhow::bail!(
+            "--status {code}: a redirect needs a target; write a fetch case \
+             (spec-cases/README.md) to follow one"
+        );
+    }
+    let answer = Answer::Response(Response {
+        status: code,
+        headers: vec![("Content-Type".into(), "text/plain".into())],
+        body: body.clone(),
+        delay_ms: 0,
+    });
+    Ok(Arc::new(Scenario::single(answer)))
+}
+
 /// Every ready adapter's answer for each URL, beside the oracle's.
-fn side_by_side(a: &Args, requests: &[Request]) -> anyhow::Result<i32> {
+fn side_by_side(
+    a: &Args,
+    scenario: Option<&Scenario>,
+    requests: &[Request],
+) -> anyhow::Result<i32> {
     let host = super::open::host();
     let entries: Vec<_> = registry::all()
         .into_iter()
@@ -81,14 +117,11 @@ fn side_by_side(a: &Args, requests: &[Request]) -> anyhow::Result<i32> {
                 s.spawn(move || {
                     let mut adapter =
                         registry::open(e, Limits::default(), host);
-                    let caps = adapter.info().capabilities;
-                    let replies = requests
-                        .iter()
-                        .map(|r| match caps.admits(r) {
-                            Ok(()) => adapter.answer(r),
-                            Err(why) => why.into(),
-                        })
-                        .collect();
+                    let replies = ask_with_scenario(
+                        adapter.as_mut(),
+                        scenario,
+                        requests.to_vec(),
+                    );
                     (e.info.name.clone(), replies)
                 })
             })
@@ -143,13 +176,22 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             (a.json, a.explain),
         );
     }
+    let scenario = a.status.map(|code| served(code, &robots)).transpose()?;
     let requests: Vec<Request> = a
         .urls
         .iter()
-        .map(|url| Request::Decide {
-            robots: robots.clone(),
-            agent: a.agent.clone(),
-            url: url.clone(),
+        .map(|url| match &scenario {
+            Some(s) => Request::Fetch {
+                scenario: s.clone(),
+                agent: a.agent.clone(),
+                url: url.clone(),
+                live: None,
+            },
+            None => Request::Decide {
+                robots: robots.clone(),
+                agent: a.agent.clone(),
+                url: url.clone(),
+            },
         })
         .collect();
     let mut adapter: Box<dyn Adapter> = match a.adapter.as_deref() {
@@ -160,7 +202,9 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
                     .map_err(|e| anyhow::anyhow!("--command: {e}"))?,
             )
         }
-        Some("all") => return side_by_side(&a, &requests),
+        Some("all") => {
+            return side_by_side(&a, scenario.as_deref(), &requests);
+        }
         Some(name) => {
             let entry = super::open::ready_entry(name)?;
             registry::open(&entry, Limits::default(), &super::open::host())
@@ -176,7 +220,12 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     {
         anyhow::bail!("{e}");
     }
-    let replies = adapter.answer_batch(&requests);
+    let replies = match &scenario {
+        // A fetch: served live to an adapter that fetches by itself, not
+        // asked of one that cannot fetch.
+        Some(s) => ask_with_scenario(adapter.as_mut(), Some(s), requests),
+        None => adapter.answer_batch(&requests),
+    };
     let mut code = 0;
     let mut json = Vec::new();
     for (url, reply) in a.urls.iter().zip(&replies) {
@@ -194,6 +243,9 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             Reply::Error { message } => {
                 eprintln!("robots-conformance: {message}");
                 code = 2;
+            }
+            Reply::NotApplicable { why } => {
+                println!("not-applicable {url} ({why})");
             }
             other => println!("{} {url}", other.word()),
         }
