@@ -15,7 +15,8 @@ changed was rewritten: triage it again by hand). It writes DIR/map.tsv (earlier
 name, name now) and DIR/mutants.toml, the sample's configuration (the spec
 cases alone as the judge) restricted to those mutants. `report` reads the
 shards' outcomes.json under DIR and prints, per earlier name, caught, missed,
-timeout or unviable (or not run), then the counts.
+timeout or unviable (or not run), for a caught one the first check that failed
+and what it said (from cargo-mutants' log), then the counts.
 
 It only writes under DIR (temp + rename) and never edits the triage: a
 recheck's result becomes a triage entry by hand, with the check that now
@@ -166,24 +167,48 @@ def cmd_map(a):
         print("  gone:", o)
 
 
+FAILED = re.compile(r"^---- (\S+) ----$")
+
+
+def caught_by(log):
+    """The first check the judge failed in a cargo-mutants log, with the
+    first line it said (what a triage entry's `caught_by` cites), or ''
+    when the log is absent or names none."""
+    try:
+        with open(log, encoding="utf-8", errors="replace") as f:
+            lines = f.read().split("\n")
+    except OSError:
+        return ""
+    for i, line in enumerate(lines):
+        if m := FAILED.match(line):
+            said = next((x.strip() for x in lines[i + 1:i + 6] if x.strip()), "")
+            return f"{m[1]}: {said[:160]}"
+    return ""
+
+
 def cmd_report(a):
     outcomes = {}
     for shard in sorted(os.listdir(a.dir)):
-        path = os.path.join(a.dir, shard, "mutants.out", "outcomes.json")
+        out = os.path.join(a.dir, shard, "mutants.out")
+        path = os.path.join(out, "outcomes.json")
         if not os.path.isfile(path):
             continue
         with open(path, encoding="utf-8") as f:
             for o in json.load(f)["outcomes"]:
                 mutant = o.get("scenario", {})
                 if isinstance(mutant, dict) and "Mutant" in mutant:
-                    outcomes[mutant["Mutant"]["name"]] = WORDS.get(o["summary"], o["summary"])
+                    word = WORDS.get(o["summary"], o["summary"])
+                    why = ""
+                    if word == "caught" and o.get("log_path"):
+                        why = caught_by(os.path.join(out, o["log_path"]))
+                    outcomes[mutant["Mutant"]["name"]] = (word, why)
     counts = collections.Counter()
     with open(os.path.join(a.dir, "map.tsv"), encoding="utf-8") as f:
         for line in f:
             old, new = line.rstrip("\n").split("\t")
-            word = outcomes.get(new, "not run") if new else "gone"
+            word, why = outcomes.get(new, ("not run", "")) if new else ("gone", "")
             counts[word] += 1
-            print(f"{word}\t{old}\t{new}")
+            print("\t".join([word, old, new] + ([why] if why else [])))
     print("#", ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
 
 

@@ -10,7 +10,7 @@
 use std::time::Instant;
 
 use robots_gen::{classify, from_seed};
-use robots_oracle::{Profile, RobotsTxt, Verdict};
+use robots_oracle::{Profile, RobotsTxt};
 
 fn main() {
     let n: u64 =
@@ -30,10 +30,7 @@ fn main() {
             let r = RobotsTxt::parse(&c.robots, &base);
             for url in &c.urls {
                 let Ok(d) = r.decide(&c.agent, url) else { continue };
-                let theirs = match d.verdict {
-                    Verdict::Allowed => Verdict::Disallowed,
-                    Verdict::Disallowed => Verdict::Allowed,
-                };
+                let theirs = !d.verdict;
                 let t = Instant::now();
                 let e = classify(&c.robots, &c.agent, url, &base, theirs);
                 let bucket = &mut buckets[b];

@@ -9,6 +9,7 @@
 
 use robots_gen::{Classification, classify, from_seed};
 use robots_oracle::{Profile, RobotsTxt, Switch, Verdict, switches};
+use std::ops::Not as _;
 
 /// The plain reading of `classify`: a full parse and decision per
 /// profile, in the same order (singles, then pairs).
@@ -45,13 +46,6 @@ fn reference(
     Classification::Unexplained
 }
 
-fn other(v: Verdict) -> Verdict {
-    match v {
-        Verdict::Allowed => Verdict::Disallowed,
-        Verdict::Disallowed => Verdict::Allowed,
-    }
-}
-
 /// Generated checks (seed 9309, as `diff` draws them), every URL, both
 /// profiles, the verdict the base profile does not give (what a
 /// disagreeing parser answers) and, on every fourth check, the one it
@@ -70,9 +64,10 @@ fn classify_equals_a_full_parse_per_profile() {
                     .decide(&c.agent, url)
                     .ok()
                     .map(|d| d.verdict);
-                let mut asked = vec![ours.map_or(Verdict::Allowed, other)];
+                let mut asked =
+                    vec![ours.map_or(Verdict::Allowed, Verdict::not)];
                 if i % 4 == 0 {
-                    asked.push(other(asked[0]));
+                    asked.push(!asked[0]);
                 }
                 for theirs in asked {
                     let got =
@@ -142,7 +137,7 @@ fn settled_switches_classify_as_the_plain_reading() {
                         .decide(&c.agent, url)
                         .ok()
                         .map(|d| d.verdict);
-                    let theirs = ours.map_or(Verdict::Allowed, other);
+                    let theirs = ours.map_or(Verdict::Allowed, Verdict::not);
                     let got = classify(&body, &c.agent, url, base, theirs);
                     let want = reference(&body, &c.agent, url, base, theirs);
                     assert_eq!(got, want, "check {i}, url {url:?}");

@@ -323,25 +323,21 @@ mod tests {
     use crate::case::Phrase;
 
     fn check(phrases: Vec<Phrase>) -> Check {
+        let expect = [
+            ("rfc9309", Expected::Allowed),
+            ("google", Expected::ImplementationDefined),
+        ]
+        .into_iter()
+        .map(|(p, e)| (p.to_string(), e))
+        .collect::<BTreeMap<_, _>>();
+        let request = Request::Decide {
+            robots: Arc::from(&b""[..]),
+            agent: "A".into(),
+            url: "/".into(),
+        };
         Check {
-            name: "c::1".into(),
-            request: Request::Decide {
-                robots: Arc::from(&b""[..]),
-                agent: "A".into(),
-                url: "/".into(),
-            },
-            expect: [
-                ("rfc9309", Expected::Allowed),
-                ("google", Expected::ImplementationDefined),
-            ]
-            .into_iter()
-            .map(|(p, e)| (p.to_string(), e))
-            .collect::<BTreeMap<_, _>>(),
-            why: Some("w".into()),
-            rule_line: None,
-            reason: None,
             explains: phrases,
-            readings: BTreeMap::new(),
+            ..Check::new("c::1".into(), request, expect, Some("w".into()))
         }
     }
 

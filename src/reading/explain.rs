@@ -29,6 +29,24 @@ impl Verdict {
     }
 }
 
+/// The other verdict (what a parser that disagrees answers).
+///
+/// ```
+/// use robots_oracle::Verdict;
+/// assert_eq!(!Verdict::Allowed, Verdict::Disallowed);
+/// assert_eq!(!Verdict::Disallowed, Verdict::Allowed);
+/// ```
+impl std::ops::Not for Verdict {
+    type Output = Verdict;
+
+    fn not(self) -> Verdict {
+        match self {
+            Verdict::Allowed => Verdict::Disallowed,
+            Verdict::Disallowed => Verdict::Allowed,
+        }
+    }
+}
+
 impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())

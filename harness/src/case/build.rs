@@ -275,16 +275,12 @@ fn value_check(
     request: Request,
     value: serde_json::Value,
 ) -> Check {
-    Check {
-        name: format!("{name}::{suffix}"),
+    Check::new(
+        format!("{name}::{suffix}"),
         request,
-        expect: same_for_all(Expected::Value(value)),
-        why: None,
-        rule_line: None,
-        reason: None,
-        explains: Vec::new(),
-        readings: BTreeMap::new(),
-    }
+        same_for_all(Expected::Value(value)),
+        None,
+    )
 }
 
 /// The sitemaps, crawl-delay, token and robots-url checks, in that order.
@@ -369,20 +365,16 @@ fn usage_checks(
         if is_open(&expect) && why.is_none() {
             return Err(CaseErrorKind::NeedsWhy(At::Usage(i + 1)));
         }
-        checks.push(Check {
-            name: format!("{name}::usage-{}", i + 1),
-            request: Request::Usage {
+        checks.push(Check::new(
+            format!("{name}::usage-{}", i + 1),
+            Request::Usage {
                 robots: robots.clone(),
                 agent: u.agent.clone(),
                 url: u.url.clone(),
             },
             expect,
             why,
-            rule_line: None,
-            reason: None,
-            explains: Vec::new(),
-            readings: BTreeMap::new(),
-        });
+        ));
     }
     Ok(checks)
 }
@@ -403,19 +395,15 @@ fn signal_checks(
         if is_open(&expect) && why.is_none() {
             return Err(CaseErrorKind::NeedsWhy(At::Signal(i + 1)));
         }
-        checks.push(Check {
-            name: format!("{name}::content-signal-{}", i + 1),
-            request: Request::ContentSignal {
+        checks.push(Check::new(
+            format!("{name}::content-signal-{}", i + 1),
+            Request::ContentSignal {
                 robots: robots.clone(),
                 agent: s.agent.clone(),
             },
             expect,
             why,
-            rule_line: None,
-            reason: None,
-            explains: Vec::new(),
-            readings: BTreeMap::new(),
-        });
+        ));
     }
     Ok(checks)
 }
@@ -434,14 +422,10 @@ fn policy_check(
     if is_open(&expect) && c.why.is_none() {
         return Err(CaseErrorKind::NeedsWhy(At::Policy));
     }
-    Ok(Check {
-        name: format!("{name}::policy"),
-        request: Request::FetchPolicy { scenario: scenario.clone() },
+    Ok(Check::new(
+        format!("{name}::policy"),
+        Request::FetchPolicy { scenario: scenario.clone() },
         expect,
-        why: c.why.clone(),
-        rule_line: None,
-        reason: None,
-        explains: Vec::new(),
-        readings: BTreeMap::new(),
-    })
+        c.why.clone(),
+    ))
 }

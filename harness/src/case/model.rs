@@ -113,6 +113,27 @@ impl Phrase {
 }
 
 impl Check {
+    /// A check of `request` expecting `expect` (the reason `why`, where it
+    /// is open), with nothing more to say of the explanation and no
+    /// readings: every check but a decide check's starts so.
+    pub fn new(
+        name: String,
+        request: Request,
+        expect: BTreeMap<String, Expected>,
+        why: Option<String>,
+    ) -> Check {
+        Check {
+            name,
+            request,
+            expect,
+            why,
+            rule_line: None,
+            reason: None,
+            explains: Vec::new(),
+            readings: BTreeMap::new(),
+        }
+    }
+
     /// Whether the value `got` answers this check's expected value `want`.
     /// Values are equal JSON, except crawl-delay values, which the protocol
     /// defines as decimal numbers written as strings: `"1.50"`, `"1.5"` and
@@ -209,16 +230,7 @@ mod tests {
     use super::*;
 
     fn check(request: Request) -> Check {
-        Check {
-            name: "x".into(),
-            request,
-            expect: BTreeMap::new(),
-            why: None,
-            rule_line: None,
-            reason: None,
-            explains: Vec::new(),
-            readings: BTreeMap::new(),
-        }
+        Check::new("x".into(), request, BTreeMap::new(), None)
     }
 
     #[test]

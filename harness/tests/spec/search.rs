@@ -20,15 +20,8 @@
 //! differs from its base), so a wrong `changes` is seen too.
 
 use robots_oracle::{
-    Classification, Profile, RobotsTxt, Switch, Verdict, classify, switches,
+    Classification, Profile, RobotsTxt, Switch, classify, switches,
 };
-
-fn other(v: Verdict) -> Verdict {
-    match v {
-        Verdict::Allowed => Verdict::Disallowed,
-        Verdict::Disallowed => Verdict::Allowed,
-    }
-}
 
 fn names(s: &[&Switch]) -> Vec<&'static str> {
     s.iter().map(|s| s.name).collect()
@@ -57,7 +50,7 @@ pub fn search_differs(
             .ok()
             .map(|d| d.verdict)
     };
-    let theirs = other(verdict(base)?);
+    let theirs = !verdict(base)?;
     let got = classify(body, agent, url, base, theirs);
     let first = switches()
         .iter()
