@@ -20,13 +20,15 @@
 //! (`spec/library.rs`). A check's `explains` phrases hold the oracle's
 //! explanation, under each profile, to its words, and its `readings` hold
 //! the oracle's switches to the answers they state (`spec/readings.rs`).
+//! The oracle under each profile must also say it is that profile's
+//! reference (`matrix --profile claimed` judges it by its claim).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use robots_adapters::Request;
 use robots_adapters::reference::Reference;
+use robots_adapters::{Adapter, Request};
 use robots_oracle::{Profile, RobotsTxt};
 use robots_runner::case::{Case, Expected, PROFILES};
 use robots_runner::render::failure;
@@ -136,6 +138,15 @@ fn check_trial(suite: &Arc<Suite>, case_ix: usize, check_ix: usize) -> Trial {
             let mut oracle =
                 Reference::for_profile(profile).expect("built-in profile");
             let name = Reference::name_for(profile);
+            // `matrix --profile claimed` judges the oracle under the
+            // profile it claims: it must be the one it answers under.
+            let info = oracle.info();
+            if info.profile != profile || info.name != name {
+                failures.push(format!(
+                    "the oracle under {profile} says it is {} under {}",
+                    info.name, info.profile
+                ));
+            }
             let results =
                 run_cases(&mut oracle, profile, [(case, vec![check])]);
             failures.extend(paths_differ(case, &check.request, profile));

@@ -22,8 +22,9 @@
 //!   `UsageRule::normalized`.
 //!
 //! - For a content-signal check, the signals' `pairs` list exactly the
-//!   signals set (each with its value as written) and `is_empty` says
-//!   whether none is.
+//!   signals set (each with its value as written), `is_empty` says
+//!   whether none is, and the signals shown (`Display`, what `check
+//!   --usage` prints) are those pairs as `key=value`, comma-separated.
 //!
 //! Each is a question the case already asks, put through another door;
 //! none adds an expectation of its own.
@@ -31,8 +32,8 @@
 use robots_adapters::wire::is_library_url;
 use robots_oracle::{Decision, Profile, Reason, RobotsTxt};
 
-/// The first way the content signals' `pairs` and `is_empty` depart from
-/// the signals set, if any.
+/// The first way the content signals' `pairs`, `is_empty` and `Display`
+/// depart from the signals set, if any.
 pub fn signals_differ(
     body: &[u8],
     profile: &Profile,
@@ -49,15 +50,22 @@ pub fn signals_differ(
     .filter_map(|(k, v)| v.map(|b| (k, yn(b))))
     .collect();
     set.extend(s.use_.map(|u| ("use", u.as_str())));
-    (s.pairs() != set || s.is_empty() != set.is_empty()).then(|| {
-        format!(
-            "content signals ({}) for {agent:?}: pairs {:?}, is_empty {}; \
-             the signals set: {set:?}",
-            profile.name,
-            s.pairs(),
-            s.is_empty()
-        )
-    })
+    // What `check --usage` prints: the pairs set, `key=value`, in order.
+    let said: Vec<String> =
+        set.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let said = said.join(", ");
+    let shown = s.to_string();
+    (s.pairs() != set || s.is_empty() != set.is_empty() || shown != said).then(
+        || {
+            format!(
+                "content signals ({}) for {agent:?}: pairs {:?}, is_empty {}, \
+                 shown {shown:?}; the signals set: {set:?}",
+                profile.name,
+                s.pairs(),
+                s.is_empty()
+            )
+        },
+    )
 }
 
 /// The first way the library's views of `body` depart from the plain
