@@ -129,9 +129,13 @@ fn check_trial(suite: &Arc<Suite>, case_ix: usize, check_ix: usize) -> Trial {
         let case = &suite.cases[case_ix];
         let check = &case.checks[check_ix];
         let mut failures = Vec::new();
-        if let Request::Decide { robots, agent, url } = &check.request {
-            failures
-                .extend(readings::readings_differ(check, robots, agent, url));
+        match &check.request {
+            Request::Decide { robots, agent, url } => failures
+                .extend(readings::readings_differ(check, robots, agent, url)),
+            fetch @ Request::Fetch { .. } => {
+                failures.extend(readings::fetch_readings_differ(check, fetch));
+            }
+            _ => {}
         }
         for profile in PROFILES {
             // OK: PROFILES only names built-in profiles.

@@ -181,7 +181,7 @@ fn verdict_check(
         rule_line: ch.rule_line,
         reason: ch.reason.clone(),
         explains: phrases(ch, &at)?,
-        readings: readings(ch, &at, fetch.is_some())?,
+        readings: readings(ch, &at)?,
     })
 }
 
@@ -235,14 +235,14 @@ fn phrases(ch: &CheckToml, at: &At) -> Result<Vec<Phrase>, CaseErrorKind> {
 fn readings(
     ch: &CheckToml,
     at: &At,
-    fetch: bool,
 ) -> Result<BTreeMap<String, Expected>, CaseErrorKind> {
     let Some(map) = &ch.readings else { return Ok(BTreeMap::new()) };
     let bad =
         |what: String| CaseErrorKind::BadReading { at: at.clone(), what };
-    if fetch || !ch.also.is_empty() {
+    if !ch.also.is_empty() {
         return Err(bad(
-            "readings are asked of one-token decide checks only".into()
+            "readings are asked of one-token decide and fetch checks only"
+                .into(),
         ));
     }
     let mut out = BTreeMap::new();

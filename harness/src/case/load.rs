@@ -286,6 +286,26 @@ mod tests {
                 errors.iter().map(|e| e.to_string()).collect();
             assert!(text.join("\n").contains("check 1: readings"), "{text:?}");
         }
+        // A fetch check takes readings too (fetch-level switches such as
+        // `auth_errors_disallow_all=true`); a check with several tokens
+        // does not.
+        let (cases, errors) = load(
+            "[[case]]\nid = \"f\"\nclauses = [\"R1\"]\nsource = \"rfc9309\"\n\
+             robots = \"x\"\ncheck = [{ agent = \"A\", url = \"/\", expect = \"allowed\", \
+             readings = { \"a=b\" = \"disallowed\" } }]\n[case.fetch]\nstatus = 401\n",
+        );
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(
+            cases[0].checks[0].readings.get("a=b"),
+            Some(&Expected::Disallowed)
+        );
+        let (_, errors) = load(
+            "[[case]]\nid = \"t\"\nclauses = [\"R1\"]\nsource = \"rfc9309\"\n\
+             robots = \"x\"\ncheck = [{ agent = \"A\", also = [\"B\"], url = \"/\", \
+             expect = \"allowed\", readings = { \"a=b\" = \"disallowed\" } }]\n",
+        );
+        let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        assert!(text.join("\n").contains("check 1: readings"), "{text:?}");
     }
 
     #[test]

@@ -14,9 +14,87 @@
 //! `tie_goes_to_allow=false` would still be wrong for every fit that
 //! names it). A reading names a switch that exists and that changes its
 //! base profile, or the check fails.
+//!
+//! A fetch check's readings name a fetch-level switch (`fetch_switches()`:
+//! `auth_errors_disallow_all=true`, `status_429_unreachable=true`, …)
+//! applied to the base profile's fetch rules, or a rule-level one applied
+//! to its parse; the oracle answers the fetch under that reading. A fetch
+//! switch must change its base and leave the switched profile as it is
+//! when applied again (what the fingerprint's search relies on when it
+//! asks `changes`).
 
+use robots_adapters::reference::Reference;
+use robots_adapters::{Adapter, Reply, Request};
+use robots_oracle::fetch::{FetchProfile, fetch_switches};
 use robots_oracle::{Profile, RobotsTxt, Verdict, switches};
 use robots_runner::case::{Check, Expected};
+
+/// The verdict a reading states, or why it states none.
+fn wanted(name: &str, want: &Expected) -> Result<Verdict, String> {
+    match want {
+        Expected::Allowed => Ok(Verdict::Allowed),
+        Expected::Disallowed => Ok(Verdict::Disallowed),
+        other => Err(format!("reading {name}: {}", other.describe())),
+    }
+}
+
+/// What departs from a fetch check's stated readings, one line each.
+pub fn fetch_readings_differ(check: &Check, fetch: &Request) -> Vec<String> {
+    let mut out = Vec::new();
+    for (name, want) in &check.readings {
+        let (base, switch) = name.split_once('+').unwrap_or(("rfc9309", name));
+        let Some(profile) = Profile::by_name(base) else {
+            out.push(format!("reading {name}: no profile {base:?}"));
+            continue;
+        };
+        // The fetch rules the oracle has under that profile (`aipref`
+        // fetches as `rfc9309` does).
+        let rules = FetchProfile::by_name(base).unwrap_or_default();
+        let mut oracle = if let Some(s) =
+            fetch_switches().iter().find(|s| s.name == switch)
+        {
+            let switched = s.applied_to(&rules);
+            if !s.changes(&rules) || switched == rules {
+                out.push(format!(
+                    "reading {name}: the switch leaves {base}'s fetch rules as they are"
+                ));
+                continue;
+            }
+            if s.changes(&switched) {
+                out.push(format!(
+                    "reading {name}: the switch says it changes the profile it \
+                     already made"
+                ));
+                continue;
+            }
+            Reference::with_fetch_profile(profile, switched)
+        } else if let Some(s) = switches().iter().find(|s| s.name == switch) {
+            let switched = s.applied_to(&profile);
+            if switched == profile {
+                out.push(format!(
+                    "reading {name}: the switch leaves {base} as it is"
+                ));
+                continue;
+            }
+            Reference::with_fetch_profile(switched, rules)
+        } else {
+            out.push(format!("reading {name}: no switch {switch:?}"));
+            continue;
+        };
+        let Ok(want) = wanted(name, want).map_err(|e| out.push(e)) else {
+            continue;
+        };
+        match oracle.answer(fetch) {
+            Reply::Verdict { verdict, .. } if verdict == want => {}
+            other => out.push(format!(
+                "reading {name}: want {}, the oracle answers {}",
+                want.as_str(),
+                other.word()
+            )),
+        }
+    }
+    out
+}
 
 /// What departs from the check's stated readings, one line each.
 pub fn readings_differ(
@@ -44,13 +122,8 @@ pub fn readings_differ(
             ));
             continue;
         }
-        let want = match want {
-            Expected::Allowed => Verdict::Allowed,
-            Expected::Disallowed => Verdict::Disallowed,
-            other => {
-                out.push(format!("reading {name}: {}", other.describe()));
-                continue;
-            }
+        let Ok(want) = wanted(name, want).map_err(|e| out.push(e)) else {
+            continue;
         };
         let robots = RobotsTxt::parse(body, &p);
         let plain = robots.decide_linear(agent, url).map(|d| d.verdict);
