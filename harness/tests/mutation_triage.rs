@@ -6,7 +6,7 @@
 //! other verdicts carry their argument.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use robots_runner::suite::{Suite, default_root};
 use serde::Deserialize;
@@ -27,7 +27,45 @@ struct Survivor {
     case: Option<String>,
 }
 
-/// The missed mutants of each sample folder, from its shards' outcomes.json.
+/// The outcome files of one sample folder, in the order they count (a
+/// later outcome of a mutant replaces an earlier one), each with the
+/// names its mutants were drawn under when they were run later under
+/// others (a subfolder with recheck.py's `map.tsv`: later → drawn).
+fn runs(sample: &Path) -> Vec<(PathBuf, BTreeMap<String, String>)> {
+    let sorted = |dir: &Path| {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map(|d| d.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        v.sort();
+        v
+    };
+    let mut out = Vec::new();
+    let mut later = Vec::new();
+    for dir in sorted(sample) {
+        let file = dir.join("mutants.out/outcomes.json");
+        if file.is_file() {
+            out.push((file, BTreeMap::new()));
+        } else if let Ok(map) = std::fs::read_to_string(dir.join("map.tsv")) {
+            let names: BTreeMap<String, String> = map
+                .lines()
+                .filter_map(|l| l.split_once('\t'))
+                .filter(|(_, now)| !now.is_empty())
+                .map(|(drawn, now)| (now.to_owned(), drawn.to_owned()))
+                .collect();
+            for shard in sorted(&dir) {
+                let file = shard.join("mutants.out/outcomes.json");
+                if file.is_file() {
+                    later.push((file, names.clone()));
+                }
+            }
+        }
+    }
+    out.extend(later);
+    out
+}
+
+/// The missed mutants of each sample folder, from its shards'
+/// outcomes.json (a mutant's last outcome counts).
 fn missed(root: &Path) -> BTreeMap<String, BTreeSet<String>> {
     let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let Ok(samples) = std::fs::read_dir(root) else { return out };
@@ -43,21 +81,27 @@ fn missed(root: &Path) -> BTreeMap<String, BTreeSet<String>> {
         };
         let drawn: BTreeSet<&str> =
             drawn.lines().filter(|l| !l.starts_with('#')).collect();
-        let set = out.entry(name).or_default();
-        for shard in std::fs::read_dir(sample.path()).unwrap().flatten() {
-            let file = shard.path().join("mutants.out/outcomes.json");
-            let Ok(text) = std::fs::read_to_string(&file) else { continue };
+        let mut last: BTreeMap<String, bool> = BTreeMap::new();
+        for (file, drawn_as) in runs(&sample.path()) {
+            let text = std::fs::read_to_string(&file).unwrap();
             let v: serde_json::Value = serde_json::from_str(&text)
                 .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
             for o in v["outcomes"].as_array().expect("outcomes") {
-                let name = o["scenario"]["Mutant"]["name"].as_str();
-                if o["summary"] == "MissedMutant"
-                    && let Some(name) = name.filter(|n| drawn.contains(n))
-                {
-                    set.insert(name.to_owned());
+                let Some(now) = o["scenario"]["Mutant"]["name"].as_str()
+                else {
+                    continue;
+                };
+                let name = drawn_as.get(now).map_or(now, String::as_str);
+                if drawn.contains(name) {
+                    last.insert(
+                        name.to_owned(),
+                        o["summary"] == "MissedMutant",
+                    );
                 }
             }
         }
+        let set = out.entry(name).or_default();
+        set.extend(last.into_iter().filter(|(_, m)| *m).map(|(n, _)| n));
     }
     out
 }

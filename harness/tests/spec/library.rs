@@ -12,9 +12,9 @@
 //!   and its `groups` equal the full parse's (the groups the plain
 //!   decision names, item for item).
 //! - Each rule the plain decision lists as matching is the pattern the
-//!   decision shows, as written (its value, compared as octets) and,
-//!   through `Rule::normalized`, normalised (Google's derived `/dir/$`
-//!   aside, which no rule holds as written).
+//!   decision shows, as written (its value, compared as octets, by `==`
+//!   and through `as_ref`) and, through `Rule::normalized`, normalised
+//!   (Google's derived `/dir/$` aside, which no rule holds as written).
 //!
 //! - For a usage check, each Content-Usage rule the usage decision lists
 //!   as a candidate is the parsed rule at its line: its path and
@@ -132,9 +132,12 @@ pub fn library_differs(
                 c.line
             ));
         };
-        // The value as written, compared as octets (`Octets == [u8]`).
+        // The value as written, compared as octets both ways a library
+        // user reads them (`Octets == [u8]`, `Octets::as_ref`).
+        let written = c.pattern.as_bytes();
+        let as_ref: &[u8] = rule.value.as_ref();
         if std::str::from_utf8(&rule.value).is_ok()
-            && rule.value != *c.pattern.as_bytes()
+            && (rule.value != *written || as_ref != written)
         {
             return Some(format!(
                 "the plain decision ({name}) shows line {}'s pattern as {:?}; \
