@@ -393,3 +393,33 @@ fn check_with_a_status_asks_as_a_crawler_that_fetches_the_file() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Output piped into a reader that stops (`check … | head`): the run ends
+/// with 141, as a shell reports SIGPIPE, and no panic message.
+#[test]
+fn a_closed_stdout_ends_the_run_quietly() {
+    use std::io::Read;
+    let dir = std::env::temp_dir()
+        .join(format!("rc-cli-pipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("robots.txt");
+    std::fs::write(&file, "User-agent: *\nDisallow: /private\n").unwrap();
+    let urls: Vec<String> =
+        (0..20_000).map(|i| format!("/private/{i}")).collect();
+    let mut child = bin()
+        .args(["check", "--explain", "--agent", "FooBot", "--robots"])
+        .arg(&file)
+        .args(&urls)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // The pipe's read end is dropped here: the next writes fail.
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(141), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
