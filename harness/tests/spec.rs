@@ -9,7 +9,8 @@
 //!
 //! Each decide check also asks the oracle's paths directly: the fast one
 //! (`decide`, with every group indexed), one parse asked the case's other
-//! URLs first (so the adaptive path builds its index and memos), and the
+//! URLs first (so the adaptive path builds its index and memos; then
+//! `is_allowed`, whose early exit for long URLs uses them), and the
 //! file parsed for the one crawler (`parse_for`: `decide`, `is_allowed`)
 //! must each give the plain reading's decision (`decide_linear`),
 //! explanation included; and the switch-space search (`classify`, which
@@ -101,6 +102,15 @@ fn paths_differ(case: &Case, q: &Request, profile: &str) -> Option<String> {
                  {again:#?}\nplain:\n{plain:#?}"
             ));
         }
+    }
+    // The verdict-only path on the warmed parse: its early exit for long
+    // URLs settles on the raw path through the indexes built by now.
+    if robots.is_allowed(agent, url) != plain.is_allowed() {
+        return Some(format!(
+            "is_allowed ({profile}) after {warm} other questions says {}; \
+             plain:\n{plain:#?}",
+            robots.is_allowed(agent, url)
+        ));
     }
     // The file parsed for the one crawler (`parse_for`), as the bindings
     // and crawlers that ask one agent many URLs use it.
