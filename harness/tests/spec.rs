@@ -14,7 +14,7 @@
 //! file parsed for the one crawler (`parse_for`: `decide`, `is_allowed`)
 //! must each give the plain reading's decision (`decide_linear`),
 //! explanation included; and the switch-space search (`classify`, which
-//! fingerprints and lint name readings with) must name the switch the
+//! fingerprints and lint name readings with) must name the switches the
 //! plain reading names (`spec/search.rs`); and what the library hands
 //! out beside the verdict (a refusal, `parse_for`'s agent, crawl-delay
 //! and groups, a matched rule's normalised pattern) must agree with it
@@ -22,7 +22,8 @@
 //! explanation, under each profile, to its words, and its `readings` hold
 //! the oracle's switches to the answers they state (`spec/readings.rs`).
 //! The oracle under each profile must also say it is that profile's
-//! reference (`matrix --profile claimed` judges it by its claim).
+//! reference (`matrix --profile claimed` judges it by its claim), and word
+//! a verdict as the case language does (`Verdict::as_str`).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -30,8 +31,8 @@ use std::sync::Arc;
 use libtest_mimic::{Arguments, Failed, Trial};
 use robots_adapters::reference::Reference;
 use robots_adapters::{Adapter, Request};
-use robots_oracle::{Profile, RobotsTxt};
-use robots_runner::case::{Case, Expected, PROFILES};
+use robots_oracle::{Profile, RobotsTxt, Verdict};
+use robots_runner::case::{Case, Check, Expected, PROFILES};
 use robots_runner::render::failure;
 use robots_runner::run::{Outcome, run_cases};
 use robots_runner::suite::{Suite, default_root};
@@ -55,7 +56,8 @@ fn file_of(root: &Path, name: &str) -> Option<PathBuf> {
 }
 
 /// The fast path's decision, when it differs from the plain reading's.
-fn paths_differ(case: &Case, q: &Request, profile: &str) -> Option<String> {
+fn paths_differ(case: &Case, check: &Check, profile: &str) -> Option<String> {
+    let q = &check.request;
     if let Request::ContentSignal { robots, agent } = q {
         let parsed_as = Profile::by_name(profile)?;
         return library::signals_differ(robots, &parsed_as, agent);
@@ -78,6 +80,20 @@ fn paths_differ(case: &Case, q: &Request, profile: &str) -> Option<String> {
         return Some(d);
     }
     let plain = plain?;
+    // The oracle words its verdict as the case language does (`check`'s
+    // first word, the reports, the protocol's replies).
+    let expected = check.expected(profile);
+    let same = match plain.verdict {
+        Verdict::Allowed => Expected::Allowed,
+        Verdict::Disallowed => Expected::Disallowed,
+    };
+    if *expected == same && plain.verdict.as_str() != expected.describe() {
+        return Some(format!(
+            "the oracle ({profile}) words its verdict {:?}; the case says {:?}",
+            plain.verdict.as_str(),
+            expected.describe()
+        ));
+    }
     let fast = robots.decide_indexed(agent, url).ok()?;
     if fast != plain {
         return Some(format!(
@@ -163,7 +179,7 @@ fn check_trial(suite: &Arc<Suite>, case_ix: usize, check_ix: usize) -> Trial {
             }
             let results =
                 run_cases(&mut oracle, profile, [(case, vec![check])]);
-            failures.extend(paths_differ(case, &check.request, profile));
+            failures.extend(paths_differ(case, check, profile));
             for r in results {
                 // A profile that refuses the URL (a library-shaped one
                 // under rfc9309) is not asked; its expectation says so.

@@ -51,11 +51,6 @@ impl Policy {
             Policy::UseCache => "use-cache",
         }
     }
-
-    /// The policy with this name.
-    pub fn from_name(name: &str) -> Option<Policy> {
-        Policy::ALL.into_iter().find(|p| p.as_str() == name)
-    }
 }
 
 impl fmt::Display for Policy {

@@ -237,30 +237,6 @@ impl Scenario {
             }
         }
     }
-
-    /// The hosts the scenario names, the start's first (each is a
-    /// distinct authority).
-    pub fn hosts(&self) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        let urls = std::iter::once(self.start.clone())
-            .chain(self.routes.iter().map(|r| r.url.clone()))
-            .chain(self.routes.iter().filter_map(|r| {
-                match &r.answer {
-                    Answer::Response(resp) => resp
-                        .header("location")
-                        .map(|l| location::resolve(&r.url, l)),
-                    Answer::Network(_) => None,
-                }
-            }));
-        for url in urls {
-            if let Some(o) = origin(&url)
-                && !out.contains(&o)
-            {
-                out.push(o);
-            }
-        }
-        out
-    }
 }
 
 /// The outcome of a fetch: the requests made and their answers.

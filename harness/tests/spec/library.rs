@@ -14,12 +14,17 @@
 //! - Each rule the plain decision lists as matching is the pattern the
 //!   decision shows, as written (its value, compared as octets, by `==`
 //!   and through `as_ref`) and, through `Rule::normalized`, normalised
-//!   (Google's derived `/dir/$` aside, which no rule holds as written).
+//!   (Google's derived `/dir/$` aside, which no rule holds as written);
+//!   and the line the decision cites for it, as `line_ranges` numbers a
+//!   body's lines for the tools that show them (lint, the playground),
+//!   holds that value.
 //!
 //! - For a usage check, each Content-Usage rule the usage decision lists
 //!   as a candidate is the parsed rule at its line: its path and
 //!   statement as written, and its specificity the length of
-//!   `UsageRule::normalized`.
+//!   `UsageRule::normalized`; the preferences shown (`Display`) are
+//!   `label=value` per category, as the case language writes them, and
+//!   `is_unknown` says whether every category is unknown.
 //!
 //! - For a content-signal check, the signals' `pairs` list exactly the
 //!   signals set (each with its value as written), `is_empty` says
@@ -30,7 +35,9 @@
 //! none adds an expectation of its own.
 
 use robots_adapters::wire::is_library_url;
-use robots_oracle::{Decision, Profile, Reason, RobotsTxt};
+use robots_oracle::{
+    Category, Decision, Preference, Profile, Reason, RobotsTxt, line_ranges,
+};
 
 /// The first way the content signals' `pairs`, `is_empty` and `Display`
 /// depart from the signals set, if any.
@@ -124,6 +131,7 @@ pub fn library_differs(
         }
     }
     let rules = full.groups().iter().flat_map(|g| &g.rules);
+    let lines: Vec<_> = line_ranges(body).collect();
     for c in &plain.candidates {
         let Some(rule) = rules.clone().find(|r| r.line == c.line) else {
             return Some(format!(
@@ -143,6 +151,23 @@ pub fn library_differs(
                 "the plain decision ({name}) shows line {}'s pattern as {:?}; \
                  the parsed rule's value is {:?}",
                 c.line, c.pattern, rule.value
+            ));
+        }
+        // The line the decision cites, as the tools that show a body
+        // number its lines (`line_ranges`), holds the rule as written.
+        let line = lines
+            .get((c.line as usize).saturating_sub(1))
+            .map(|r| &body[r.clone()]);
+        let held = line.is_some_and(|l| {
+            as_ref.is_empty() || l.windows(as_ref.len()).any(|w| w == as_ref)
+        });
+        if !held {
+            return Some(format!(
+                "line_ranges gives line {} of the body as {:?}; the plain \
+                 decision ({name}) cites the rule {:?} there",
+                c.line,
+                line.map(String::from_utf8_lossy),
+                c.pattern
             ));
         }
         let normalized = String::from_utf8_lossy(rule.normalized());
@@ -168,6 +193,29 @@ pub fn usage_differs(
     let name = profile.name;
     let full = RobotsTxt::parse(body, profile);
     let decision = full.usage(agent, url).ok()?;
+    // The preferences shown (`Display`, what `check --usage` prints) are
+    // the case language's own words: `train-ai=y, search=unknown`.
+    if let Some(p) = decision.preferences {
+        let said: Vec<String> = Category::ALL
+            .iter()
+            .map(|&c| format!("{}={}", c.label(), p.get(c).as_str()))
+            .collect();
+        let said = said.join(", ");
+        let unknown =
+            Category::ALL.iter().all(|&c| p.get(c) == Preference::Unknown);
+        if p.is_unknown() != unknown {
+            return Some(format!(
+                "usage preferences ({name}) {said:?}: is_unknown says {}",
+                p.is_unknown()
+            ));
+        }
+        if p.to_string() != said {
+            return Some(format!(
+                "usage preferences ({name}) shown as {:?}; they are {said:?}",
+                p.to_string()
+            ));
+        }
+    }
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     for c in &decision.candidates {
         let Some(rule) = full
