@@ -131,7 +131,9 @@ pub fn library_differs(
         }
     }
     let rules = full.groups().iter().flat_map(|g| &g.rules);
-    let lines: Vec<_> = line_ranges(body).collect();
+    // A body has at most one line more than it has octets: a wrong
+    // splitter is seen, not waited for.
+    let lines: Vec<_> = line_ranges(body).take(body.len() + 1).collect();
     for c in &plain.candidates {
         let Some(rule) = rules.clone().find(|r| r.line == c.line) else {
             return Some(format!(

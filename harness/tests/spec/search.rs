@@ -99,7 +99,7 @@ pub fn search_differs(
                 let p = b.applied_to(&pa);
                 let like_a_single = p == pa || p == b.applied_to(base);
                 (!like_a_single && verdict(&p) == Some(theirs))
-                    .then(|| [a.name, b.name])
+                    .then_some([a.name, b.name])
             })
         })
     };
