@@ -109,7 +109,7 @@ use reading::{
     agent, aipref, decide, diag, encode, explain, lex, memo, octets, parse,
     pattern, target,
 };
-use space::{classify, profile, settle};
+use space::{classify, profile, settle, usage_switches};
 
 pub use agent::is_valid_product_token;
 pub use aipref::rule::UsageRule;
@@ -131,3 +131,4 @@ pub use profile::{
     switches,
 };
 pub use target::{Error, ErrorKind, robots_txt_url};
+pub use usage_switches::usage_switches;

@@ -161,6 +161,9 @@ fn check_trial(suite: &Arc<Suite>, case_ix: usize, check_ix: usize) -> Trial {
             fetch @ Request::Fetch { .. } => {
                 failures.extend(readings::fetch_readings_differ(check, fetch));
             }
+            Request::Usage { .. } | Request::ContentSignal { .. } => {
+                failures.extend(readings::usage_readings_differ(case, check));
+            }
             _ => {}
         }
         for profile in PROFILES {

@@ -228,23 +228,37 @@ fn phrases(ch: &CheckToml, at: &At) -> Result<Vec<Phrase>, CaseErrorKind> {
     Ok(out)
 }
 
-/// A check's `readings`: a verdict word (allowed or disallowed) per named
-/// reading, `switch` or `profile+switch`. Whether the switch exists is the
-/// oracle's to say (the `spec` target), not the loader's: the runner does
-/// not know the oracle.
+/// A decide or fetch check's `readings`: a verdict word (allowed or
+/// disallowed) per named reading, `switch` or `profile+switch`. Whether
+/// the switch exists is the oracle's to say (the `spec` target), not the
+/// loader's: the runner does not know the oracle.
 fn readings(
     ch: &CheckToml,
     at: &At,
 ) -> Result<BTreeMap<String, Expected>, CaseErrorKind> {
-    let Some(map) = &ch.readings else { return Ok(BTreeMap::new()) };
+    if ch.readings.is_some() && !ch.also.is_empty() {
+        return Err(CaseErrorKind::BadReading {
+            at: at.clone(),
+            what:
+                "readings are asked of one-token decide and fetch checks only"
+                    .into(),
+        });
+    }
+    answers_under(ch.readings.as_ref(), Vocabulary::Verdict, at)
+}
+
+/// Named readings and the answer each states, in `vocabulary`'s words:
+/// a verdict for a decide or fetch check, preferences for a usage check,
+/// signal values for a content-signal one. A reading states one answer,
+/// so `implementation-defined` is refused.
+fn answers_under(
+    map: Option<&BTreeMap<String, String>>,
+    vocabulary: Vocabulary,
+    at: &At,
+) -> Result<BTreeMap<String, Expected>, CaseErrorKind> {
+    let Some(map) = map else { return Ok(BTreeMap::new()) };
     let bad =
         |what: String| CaseErrorKind::BadReading { at: at.clone(), what };
-    if !ch.also.is_empty() {
-        return Err(bad(
-            "readings are asked of one-token decide and fetch checks only"
-                .into(),
-        ));
-    }
     let mut out = BTreeMap::new();
     for (name, word) in map {
         let (profile, switch) =
@@ -255,13 +269,17 @@ fn readings(
                 PROFILES.join(", ")
             )));
         }
-        let want = match Vocabulary::Verdict.read(word) {
-            Some(v @ (Expected::Allowed | Expected::Disallowed)) => v,
-            _ => {
-                return Err(bad(format!(
-                    "`{name} = {word:?}`: a reading's answer is allowed or disallowed"
-                )));
-            }
+        let want = match vocabulary.read(word) {
+            Some(Expected::ImplementationDefined) | None => None,
+            Some(v @ (Expected::Allowed | Expected::Disallowed)) => Some(v),
+            Some(v) => (vocabulary != Vocabulary::Verdict).then_some(v),
+        };
+        let Some(want) = want else {
+            return Err(bad(format!(
+                "`{name} = {word:?}`: a reading states one answer, never \
+                 implementation-defined (words: {})",
+                vocabulary.words()
+            )));
         };
         out.insert(name.clone(), want);
     }
@@ -365,7 +383,7 @@ fn usage_checks(
         if is_open(&expect) && why.is_none() {
             return Err(CaseErrorKind::NeedsWhy(At::Usage(i + 1)));
         }
-        checks.push(Check::new(
+        let mut check = Check::new(
             format!("{name}::usage-{}", i + 1),
             Request::Usage {
                 robots: robots.clone(),
@@ -374,7 +392,13 @@ fn usage_checks(
             },
             expect,
             why,
-        ));
+        );
+        check.readings = answers_under(
+            u.readings.as_ref(),
+            Vocabulary::Usage,
+            &At::Usage(i + 1),
+        )?;
+        checks.push(check);
     }
     Ok(checks)
 }
@@ -395,7 +419,7 @@ fn signal_checks(
         if is_open(&expect) && why.is_none() {
             return Err(CaseErrorKind::NeedsWhy(At::Signal(i + 1)));
         }
-        checks.push(Check::new(
+        let mut check = Check::new(
             format!("{name}::content-signal-{}", i + 1),
             Request::ContentSignal {
                 robots: robots.clone(),
@@ -403,7 +427,13 @@ fn signal_checks(
             },
             expect,
             why,
-        ));
+        );
+        check.readings = answers_under(
+            s.readings.as_ref(),
+            Vocabulary::Signal,
+            &At::Signal(i + 1),
+        )?;
+        checks.push(check);
     }
     Ok(checks)
 }

@@ -38,7 +38,7 @@ impl Vocabulary {
         }
     }
 
-    fn words(self) -> &'static str {
+    pub(super) fn words(self) -> &'static str {
         match self {
             Vocabulary::Verdict => {
                 "allowed, disallowed or implementation-defined"

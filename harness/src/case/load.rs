@@ -178,7 +178,7 @@ fn enclosing_case_id(text: &str, line: usize) -> Option<String> {
 mod tests {
     use super::super::body::BodyError;
     use super::super::error::At;
-    use super::super::model::Expected;
+    use super::super::model::{Check, Expected};
     use super::*;
 
     fn load_bytes(text: &[u8]) -> (Vec<Case>, Vec<CaseError>) {
@@ -306,6 +306,62 @@ mod tests {
         );
         let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
         assert!(text.join("\n").contains("check 1: readings"), "{text:?}");
+    }
+
+    #[test]
+    fn usage_and_signal_readings_take_their_checks_words() {
+        let with = |usage: &str, signal: &str| {
+            load(&format!(
+                "[[case]]\nid = \"u\"\nclauses = [\"R1\"]\nsource = \"rfc9309\"\n\
+                 robots = \"x\"\ncheck = [{{ agent = \"A\", url = \"/\", expect = \"allowed\" }}]\n\
+                 usage = [{{ agent = \"A\", url = \"/\", expect = \"disallowed\", readings = {usage} }}]\n\
+                 content_signal = [{{ agent = \"A\", expect = \"none\", readings = {signal} }}]\n"
+            ))
+        };
+        let (cases, errors) = with(
+            "{ \"aipref+v=6\" = \"train-ai=n, search=y\" }",
+            "{ \"s=file\" = \"ai-train=no\" }",
+        );
+        assert!(errors.is_empty(), "{errors:?}");
+        let checks = &cases[0].checks;
+        let usage = checks.iter().find(|c| c.name.ends_with("usage-1"));
+        let signal =
+            checks.iter().find(|c| c.name.ends_with("content-signal-1"));
+        let want = |c: Option<&Check>, name: &str| {
+            c.and_then(|c| c.readings.get(name)).map(Expected::describe)
+        };
+        assert_eq!(
+            want(usage, "aipref+v=6").as_deref(),
+            Some(
+                r#"{"crawlable":true,"usage":{"search":"y","train-ai":"n"}}"#
+            )
+        );
+        assert_eq!(
+            want(signal, "s=file").as_deref(),
+            Some(
+                r#"{"ai-input":null,"ai-train":"no","search":null,"use":null}"#
+            )
+        );
+        // Each in its own words, one answer each, under a profile that is.
+        for (usage, signal, at) in [
+            ("{ \"a=b\" = \"ai-train=no\" }", "{}", "usage 1: readings"),
+            (
+                "{}",
+                "{ \"a=b\" = \"train-ai=n, search=y\" }",
+                "content_signal 1",
+            ),
+            (
+                "{ \"a=b\" = \"implementation-defined\" }",
+                "{}",
+                "usage 1: readings",
+            ),
+            ("{}", "{ \"bing+a=b\" = \"none\" }", "content_signal 1"),
+        ] {
+            let (_, errors) = with(usage, signal);
+            let text: Vec<String> =
+                errors.iter().map(|e| e.to_string()).collect();
+            assert!(text.join("\n").contains(at), "{at}: {text:?}");
+        }
     }
 
     #[test]

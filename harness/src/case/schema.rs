@@ -261,6 +261,10 @@ pub(super) struct UsageToml {
     pub expect: ExpectToml,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
+    /// What the oracle answers under named usage readings (a switch of
+    /// the oracle's `usage_switches`, `profile+switch`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub readings: Option<BTreeMap<String, String>>,
 }
 
 /// One `content_signal` entry: the Content-Signal values for `agent`.
@@ -271,6 +275,9 @@ pub(super) struct SignalToml {
     pub expect: ExpectToml,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
+    /// As [`UsageToml::readings`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub readings: Option<BTreeMap<String, String>>,
 }
 
 #[derive(Deserialize, Serialize)]

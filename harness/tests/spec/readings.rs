@@ -22,12 +22,20 @@
 //! switch must change its base and leave the switched profile as it is
 //! when applied again (what the fingerprint's search relies on when it
 //! asks `changes`).
+//!
+//! A usage or content-signal check's readings name a switch of
+//! `usage_switches()` (`content_signal_scope=file`,
+//! `aipref+usage_vocabulary=vocab-06`, …): the oracle under that reading
+//! is judged by the runner, as any parser is, against the answer stated.
+
+use std::collections::BTreeMap;
 
 use robots_adapters::reference::Reference;
 use robots_adapters::{Adapter, Reply, Request};
 use robots_oracle::fetch::{FetchProfile, fetch_switches};
-use robots_oracle::{Profile, RobotsTxt, Verdict, switches};
-use robots_runner::case::{Check, Expected};
+use robots_oracle::{Profile, RobotsTxt, Verdict, switches, usage_switches};
+use robots_runner::case::{Case, Check, Expected};
+use robots_runner::run::{Outcome, run_cases};
 
 /// The verdict a reading states, or why it states none.
 fn wanted(name: &str, want: &Expected) -> Result<Verdict, String> {
@@ -153,6 +161,48 @@ pub fn readings_differ(
                  is_allowed {quick:?}, check_once {once}",
                 want.as_str()
             ));
+        }
+    }
+    out
+}
+
+/// What departs from a usage or content-signal check's stated readings,
+/// one line each: the oracle under each named usage reading, judged by
+/// the runner against the answer the reading states.
+pub fn usage_readings_differ(case: &Case, check: &Check) -> Vec<String> {
+    let mut out = Vec::new();
+    for (name, want) in &check.readings {
+        let (base, switch) = name.split_once('+').unwrap_or(("rfc9309", name));
+        let Some(profile) = Profile::by_name(base) else {
+            out.push(format!("reading {name}: no profile {base:?}"));
+            continue;
+        };
+        let Some(s) = usage_switches().iter().find(|s| s.name == switch)
+        else {
+            out.push(format!("reading {name}: no usage switch {switch:?}"));
+            continue;
+        };
+        let switched = s.applied_to(&profile);
+        if !s.changes(&profile) || switched == profile {
+            out.push(format!(
+                "reading {name}: the switch leaves {base} as it is"
+            ));
+            continue;
+        }
+        let rules = FetchProfile::by_name(base).unwrap_or_default();
+        let mut oracle = Reference::with_fetch_profile(switched, rules);
+        let mut stated = check.clone();
+        stated.expect = BTreeMap::from([(base.to_string(), want.clone())]);
+        stated.readings.clear();
+        for r in run_cases(&mut oracle, base, [(case, vec![&stated])]) {
+            if r.outcome != Outcome::Pass {
+                out.push(format!(
+                    "reading {name}: {:?} (the oracle answers {}): {}",
+                    r.outcome,
+                    r.reply.word(),
+                    r.detail,
+                ));
+            }
         }
     }
     out
