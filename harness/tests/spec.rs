@@ -19,7 +19,8 @@
 //! out beside the verdict (a refusal, `parse_for`'s agent, crawl-delay
 //! and groups, a matched rule's normalised pattern) must agree with it
 //! (`spec/library.rs`). A check's `explains` phrases hold the oracle's
-//! explanation, under each profile, to its words, and its `readings` hold
+//! explanation, under each profile, to its words (a usage entry's, the
+//! usage explanation: `spec/usage_explains.rs`), and its `readings` hold
 //! the oracle's switches to the answers they state (`spec/readings.rs`).
 //! The oracle under each profile must also say it is that profile's
 //! reference (`matrix --profile claimed` judges it by its claim), and word
@@ -43,6 +44,8 @@ mod library;
 mod readings;
 #[path = "spec/search.rs"]
 mod search;
+#[path = "spec/usage_explains.rs"]
+mod usage_explains;
 
 /// The file a full check name lives in: all but the last two parts.
 fn file_of(root: &Path, name: &str) -> Option<PathBuf> {
@@ -161,7 +164,11 @@ fn check_trial(suite: &Arc<Suite>, case_ix: usize, check_ix: usize) -> Trial {
             fetch @ Request::Fetch { .. } => {
                 failures.extend(readings::fetch_readings_differ(check, fetch));
             }
-            Request::Usage { .. } | Request::ContentSignal { .. } => {
+            Request::Usage { .. } => {
+                failures.extend(readings::usage_readings_differ(case, check));
+                failures.extend(usage_explains::usage_explains_differ(check));
+            }
+            Request::ContentSignal { .. } => {
                 failures.extend(readings::usage_readings_differ(case, check));
             }
             _ => {}

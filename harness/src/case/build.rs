@@ -180,16 +180,20 @@ fn verdict_check(
         why,
         rule_line: ch.rule_line,
         reason: ch.reason.clone(),
-        explains: phrases(ch, &at)?,
+        explains: phrases(&ch.explains, &ch.explains_not, &at)?,
         readings: readings(ch, &at)?,
     })
 }
 
 /// The phrases of a check's `explains` and `explains_not`, each under the
 /// profile it is written for (every profile for a plain list).
-fn phrases(ch: &CheckToml, at: &At) -> Result<Vec<Phrase>, CaseErrorKind> {
+fn phrases(
+    explains: &Option<PhrasesToml>,
+    explains_not: &Option<PhrasesToml>,
+    at: &At,
+) -> Result<Vec<Phrase>, CaseErrorKind> {
     let mut out = Vec::new();
-    for (toml, present) in [(&ch.explains, true), (&ch.explains_not, false)] {
+    for (toml, present) in [(explains, true), (explains_not, false)] {
         let lists: Vec<(Option<&String>, &Vec<String>)> = match toml {
             None => continue,
             Some(PhrasesToml::Same(list)) => vec![(None, list)],
@@ -393,11 +397,10 @@ fn usage_checks(
             expect,
             why,
         );
-        check.readings = answers_under(
-            u.readings.as_ref(),
-            Vocabulary::Usage,
-            &At::Usage(i + 1),
-        )?;
+        let at = At::Usage(i + 1);
+        check.readings =
+            answers_under(u.readings.as_ref(), Vocabulary::Usage, &at)?;
+        check.explains = phrases(&u.explains, &u.explains_not, &at)?;
         checks.push(check);
     }
     Ok(checks)

@@ -265,6 +265,12 @@ pub(super) struct UsageToml {
     /// the oracle's `usage_switches`, `profile+switch`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub readings: Option<BTreeMap<String, String>>,
+    /// Phrases the usage explanation must contain, or must not (as a
+    /// check's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explains: Option<PhrasesToml>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explains_not: Option<PhrasesToml>,
 }
 
 /// One `content_signal` entry: the Content-Signal values for `agent`.
