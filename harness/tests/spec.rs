@@ -24,7 +24,10 @@
 //! the oracle's switches to the answers they state (`spec/readings.rs`).
 //! The oracle under each profile must also say it is that profile's
 //! reference (`matrix --profile claimed` judges it by its claim), and word
-//! a verdict as the case language does (`Verdict::as_str`).
+//! a verdict as the case language does (`Verdict::as_str`). Once per
+//! case, the heap a parse of its body holds after every decide check was
+//! asked of it must be no more than `RobotsTxt::heap_bytes` says, and
+//! not vastly less (`spec/memory.rs`: the binary counts its allocations).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -40,6 +43,11 @@ use robots_runner::suite::{Suite, default_root};
 
 #[path = "spec/library.rs"]
 mod library;
+#[path = "spec/memory.rs"]
+mod memory;
+
+#[global_allocator]
+static COUNTING: memory::Counting = memory::Counting;
 #[path = "spec/readings.rs"]
 mod readings;
 #[path = "spec/search.rs"]
@@ -158,6 +166,13 @@ fn check_trial(suite: &Arc<Suite>, case_ix: usize, check_ix: usize) -> Trial {
         let case = &suite.cases[case_ix];
         let check = &case.checks[check_ix];
         let mut failures = Vec::new();
+        // What a parse of the body says it holds, once per case.
+        if check_ix == 0 {
+            for profile in PROFILES.iter().filter_map(|p| Profile::by_name(p))
+            {
+                failures.extend(memory::heap_differs(case, &profile));
+            }
+        }
         match &check.request {
             Request::Decide { robots, agent, url } => failures
                 .extend(readings::readings_differ(check, robots, agent, url)),

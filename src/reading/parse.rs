@@ -81,6 +81,20 @@ pub struct Rule {
 }
 
 impl Rule {
+    /// What the rule and its share of its group's index may hold, at
+    /// most (see [`RobotsTxt::heap_bytes`]).
+    fn kept_bytes(&self) -> usize {
+        // Each run of stars starts another piece.
+        let mut pieces = 1;
+        let mut after_star = false;
+        for &b in self.value.iter() {
+            pieces += usize::from(b == b'*' && !after_star);
+            after_star = b == b'*';
+        }
+        let patterns = 1 + usize::from(self.directory.is_some());
+        256 + 16 * self.value.len() + 768 * pieces * patterns
+    }
+
     /// The pattern after percent-encoding normalisation.
     pub fn normalized(&self) -> &[u8] {
         self.pattern.shape(&self.value).normalized()
@@ -672,6 +686,17 @@ impl RobotsTxt {
         RobotsTxt::build_on(file, profile, focus)
     }
 
+    /// The heap this parse holds, and may come to hold as it is asked, at
+    /// most: its file (which parses of one body may share), its groups,
+    /// rules, records and diagnostics, and the rule index `decide` builds
+    /// for a group it is asked often. For a cache that weighs what it
+    /// keeps (a crawler's, per host; the switch-space search's, per
+    /// body). Generous, never less than what the parse holds: the `spec`
+    /// target measures it on every case. O(groups + rules + records).
+    pub fn heap_bytes(&self) -> usize {
+        self.file.len() + self.kept_bytes()
+    }
+
     /// What a kept parse may come to hold besides its file, generously:
     /// its groups, rules, records and diagnostics, and the rule index
     /// `decide` builds later (linear in the rules' octets).
@@ -703,10 +728,21 @@ impl RobotsTxt {
                     bytes += t.len();
                 }
             }
+            // Each rule, and the rule index `decide` builds for the group
+            // (`fast::index`): a fixed part, and per pattern piece its
+            // trie node and searcher (measured by the `spec` target: up
+            // to about 600 octets a piece in a group of ten rules).
+            if !g.rules.is_empty() {
+                bytes += 2048;
+            }
+            bytes += g.rules.iter().map(Rule::kept_bytes).sum::<usize>();
             bytes += g
-                .rules
+                .usage
                 .iter()
-                .map(|r| 256 + 16 * r.value.len())
+                .map(|u| {
+                    let path = u.path.as_ref().map_or(0, |p| p.len());
+                    512 + 16 * path + 2 * u.statement.len()
+                })
                 .sum::<usize>();
         }
         bytes
