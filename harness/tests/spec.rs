@@ -24,7 +24,7 @@
 //! the oracle's switches to the answers they state (`spec/readings.rs`).
 //! The oracle under each profile must also say it is that profile's
 //! reference (`matrix --profile claimed` judges it by its claim), and word
-//! a verdict as the case language does (`Verdict::as_str`). Once per
+//! a verdict as the case language does (`Verdict::as_str`, and `Display`). Once per
 //! case, the heap a parse of its body holds after every decide check was
 //! asked of it must be no more than `RobotsTxt::heap_bytes` says, and
 //! not vastly less (`spec/memory.rs`: the binary counts its allocations).
@@ -98,9 +98,16 @@ fn paths_differ(case: &Case, check: &Check, profile: &str) -> Option<String> {
         Verdict::Allowed => Expected::Allowed,
         Verdict::Disallowed => Expected::Disallowed,
     };
-    if *expected == same && plain.verdict.as_str() != expected.describe() {
+    // `Display` (what `{}` prints for a library user) words it the
+    // same way.
+    let shown = plain.verdict.to_string();
+    if *expected == same
+        && (plain.verdict.as_str() != expected.describe()
+            || shown != expected.describe())
+    {
         return Some(format!(
-            "the oracle ({profile}) words its verdict {:?}; the case says {:?}",
+            "the oracle ({profile}) words its verdict {:?} (shown {shown:?}); \
+             the case says {:?}",
             plain.verdict.as_str(),
             expected.describe()
         ));

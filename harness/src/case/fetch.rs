@@ -50,7 +50,10 @@ pub enum FetchError {
     #[error("[case.fetch] needs `status`, `network` or `routes`")]
     NoAnswer,
     /// A `content_encoding` the case model cannot produce.
-    #[error("content_encoding `{0}` is not one of gzip, deflate")]
+    #[error(
+        "content_encoding `{0}` is not one of gzip, deflate (or a list of \
+         them, in the order applied)"
+    )]
     UnknownContentEncoding(String),
     /// `content_encoding` and a `Content-Encoding` header both given.
     #[error(
@@ -241,7 +244,12 @@ fn response_of(
                 return Err(FetchError::TwoContentEncodings);
             }
             headers.push(("Content-Encoding".into(), coding.to_string()));
-            Arc::from(encode(coding, &body)?)
+            // Listed in the order they were applied (RFC 9110 §8.4).
+            let mut coded = body.to_vec();
+            for c in coding.split(',').map(str::trim) {
+                coded = encode(c, &coded)?;
+            }
+            Arc::from(coded)
         }
     };
     Ok(Answer::Response(Response {
@@ -295,6 +303,43 @@ mod tests {
         assert_eq!(
             encode("br", text),
             Err(FetchError::UnknownContentEncoding("br".into()))
+        );
+    }
+
+    #[test]
+    fn stacked_content_codings_are_applied_in_the_order_listed() {
+        use std::io::Read;
+        let headers = std::collections::BTreeMap::new();
+        let coded = |coding| AnswerToml {
+            status: Some(200),
+            network: None,
+            location: None,
+            content_type: None,
+            content_encoding: Some(coding),
+            headers: &headers,
+            body: None,
+            delay_ms: None,
+        };
+        let body: Arc<[u8]> = Arc::from(&b"User-agent: *\nDisallow: /x\n"[..]);
+        let Ok(Answer::Response(r)) =
+            answer_of(&coded("deflate, gzip"), &body)
+        else {
+            panic!("an answer")
+        };
+        assert_eq!(r.header("content-encoding"), Some("deflate, gzip"));
+        // Applied last, gzip is undone first.
+        let mut inner = Vec::new();
+        flate2::read::GzDecoder::new(&r.body[..])
+            .read_to_end(&mut inner)
+            .expect("gzip outside");
+        let mut text = Vec::new();
+        flate2::read::ZlibDecoder::new(&inner[..])
+            .read_to_end(&mut text)
+            .expect("deflate inside");
+        assert_eq!(text, &body[..]);
+        assert_eq!(
+            answer_of(&coded("gzip, br"), &body).err(),
+            Some(FetchError::UnknownContentEncoding("br".into()))
         );
     }
 

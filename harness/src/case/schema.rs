@@ -139,7 +139,8 @@ pub(super) struct AnswerToml<'a> {
     pub network: Option<&'a str>,
     pub location: Option<&'a str>,
     pub content_type: Option<&'a str>,
-    /// `gzip` or `deflate`: the body is served compressed, with that
+    /// `gzip` or `deflate`, or a list of them in the order applied
+    /// (`deflate, gzip`): the body is served compressed, with that
     /// `Content-Encoding`.
     pub content_encoding: Option<&'a str>,
     pub headers: &'a BTreeMap<String, String>,
