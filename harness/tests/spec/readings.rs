@@ -27,6 +27,11 @@
 //! `usage_switches()` (`content_signal_scope=file`,
 //! `aipref+usage_vocabulary=vocab-06`, …): the oracle under that reading
 //! is judged by the runner, as any parser is, against the answer stated.
+//!
+//! The switch a reading names must also equal itself alone among its
+//! kind's switches: equality by name is the library's promise to users
+//! who keep sets of readings (no answer goes through it, so only a judge
+//! of what the library hands out can hold it).
 
 use std::collections::BTreeMap;
 
@@ -46,6 +51,18 @@ fn wanted(name: &str, want: &Expected) -> Result<Verdict, String> {
     }
 }
 
+/// Whether `s` is, by `==`, the one switch of `all` it is.
+fn equal_to_itself_alone<T: PartialEq>(all: &[T], s: &T) -> bool {
+    all.iter().filter(|o| *o == s).count() == 1
+}
+
+/// Why the switch `name` names is not equal to itself alone, if it is not.
+fn unequal<T: PartialEq>(name: &str, all: &[T], s: &T) -> Option<String> {
+    (!equal_to_itself_alone(all, s)).then(|| {
+        format!("reading {name}: the switch does not equal itself alone by ==")
+    })
+}
+
 /// What departs from a fetch check's stated readings, one line each.
 pub fn fetch_readings_differ(check: &Check, fetch: &Request) -> Vec<String> {
     let mut out = Vec::new();
@@ -61,6 +78,10 @@ pub fn fetch_readings_differ(check: &Check, fetch: &Request) -> Vec<String> {
         let mut oracle = if let Some(s) =
             fetch_switches().iter().find(|s| s.name == switch)
         {
+            if let Some(e) = unequal(name, fetch_switches(), s) {
+                out.push(e);
+                continue;
+            }
             let switched = s.applied_to(&rules);
             if !s.changes(&rules) || switched == rules {
                 out.push(format!(
@@ -77,6 +98,10 @@ pub fn fetch_readings_differ(check: &Check, fetch: &Request) -> Vec<String> {
             }
             Reference::with_fetch_profile(profile, switched)
         } else if let Some(s) = switches().iter().find(|s| s.name == switch) {
+            if let Some(e) = unequal(name, switches(), s) {
+                out.push(e);
+                continue;
+            }
             let switched = s.applied_to(&profile);
             if switched == profile {
                 out.push(format!(
@@ -122,6 +147,10 @@ pub fn readings_differ(
             out.push(format!("reading {name}: no switch {switch:?}"));
             continue;
         };
+        if let Some(e) = unequal(name, switches(), s) {
+            out.push(e);
+            continue;
+        }
         let p = s.applied_to(&base);
         if p == base {
             out.push(format!(
@@ -182,6 +211,10 @@ pub fn usage_readings_differ(case: &Case, check: &Check) -> Vec<String> {
             out.push(format!("reading {name}: no usage switch {switch:?}"));
             continue;
         };
+        if let Some(e) = unequal(name, usage_switches(), s) {
+            out.push(e);
+            continue;
+        }
         let switched = s.applied_to(&profile);
         if !s.changes(&profile) || switched == profile {
             out.push(format!(
