@@ -185,6 +185,7 @@ fn check_trial(suite: &Arc<Suite>, case_ix: usize, check_ix: usize) -> Trial {
                 .extend(readings::readings_differ(check, robots, agent, url)),
             fetch @ Request::Fetch { .. } => {
                 failures.extend(readings::fetch_readings_differ(check, fetch));
+                failures.extend(library::network_names_differ(fetch));
             }
             Request::Usage { .. } => {
                 failures.extend(readings::usage_readings_differ(case, check));

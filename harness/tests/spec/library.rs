@@ -8,7 +8,8 @@
 //!   adapter's door (`Capabilities::library_urls`), which would otherwise
 //!   keep the refusal itself from ever being asked.
 //! - The file parsed for one crawler (`parse_for`, as the bindings and
-//!   crawlers use it) is that crawler's: its `agent`, its `crawl_delay`
+//!   crawlers use it) is that crawler's, under the profile it was parsed
+//!   with (`profile`): its `agent`, its `crawl_delay`
 //!   and its `groups` equal the full parse's (the groups the plain
 //!   decision names, item for item).
 //! - Each rule the plain decision lists as matching is the pattern the
@@ -31,13 +32,37 @@
 //!   whether none is, and the signals shown (`Display`, what `check
 //!   --usage` prints) are those pairs as `key=value`, comma-separated.
 //!
+//! - For a fetch check, each network error the scenario answers with is,
+//!   by the oracle's own fetch vocabulary (`fetch::NetworkError`, what
+//!   the bindings and `serve` read and write), the word the case wrote:
+//!   `from_name` reads it and `as_str` gives it back.
+//!
 //! Each is a question the case already asks, put through another door;
 //! none adds an expectation of its own.
 
+use robots_adapters::Request;
+use robots_adapters::scenario::Answer;
 use robots_adapters::wire::is_library_url;
+use robots_oracle::fetch::NetworkError;
 use robots_oracle::{
     Category, Decision, Preference, Profile, Reason, RobotsTxt, line_ranges,
 };
+
+/// The first network error of a fetch check's scenario that the oracle's
+/// fetch vocabulary does not name as the case does, if any.
+pub fn network_names_differ(fetch: &Request) -> Option<String> {
+    let Request::Fetch { scenario, .. } = fetch else { return None };
+    scenario.routes.iter().find_map(|r| {
+        let Answer::Network(e) = &r.answer else { return None };
+        let word = e.as_str();
+        let read = NetworkError::from_name(word).map(NetworkError::as_str);
+        (read != Some(word)).then(|| {
+            format!(
+                "the oracle's fetch::NetworkError reads {word:?} as {read:?}"
+            )
+        })
+    })
+}
 
 /// The first way the content signals' `pairs`, `is_empty` and `Display`
 /// depart from the signals set, if any.
@@ -101,6 +126,12 @@ pub fn library_differs(
         return Some(format!(
             "parse_for ({name}) for {agent:?} says its agent is {:?}",
             mine.agent()
+        ));
+    }
+    if mine.profile() != profile {
+        return Some(format!(
+            "parse_for ({name}) says it was parsed under {:?}",
+            mine.profile().name
         ));
     }
     if mine.crawl_delay() != full.crawl_delay(agent) {
