@@ -6,7 +6,8 @@
 //!   off: the rfc9309 reading of an empty, query-only or fragment-only
 //!   URL) refuses them in the plain reading too, not only at the
 //!   adapter's door (`Capabilities::library_urls`), which would otherwise
-//!   keep the refusal itself from ever being asked.
+//!   keep the refusal itself from ever being asked; and the refusal's
+//!   message names the URL it refuses.
 //! - The file parsed for one crawler (`parse_for`, as the bindings and
 //!   crawlers use it) is that crawler's, under the profile it was parsed
 //!   with (`profile`): its `agent`, its `crawl_delay`
@@ -113,11 +114,20 @@ pub fn library_differs(
     let profile = full.profile();
     let name = profile.name;
     if !profile.library_url_shapes && is_library_url(url) {
-        return plain.map(|d| {
-            format!(
+        if let Some(d) = plain {
+            return Some(format!(
                 "{name} refuses library-shaped URLs (`library_url_shapes` \
                  off), but the plain reading answered {url:?}:\n{d:#?}"
-            )
+            ));
+        }
+        // The refusal names the URL it refuses (what `check` prints).
+        let said = full
+            .decide_linear(agent, url)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        return (!said.contains(&format!("'{url}'"))).then(|| {
+            format!("{name} refuses {url:?} saying {said:?}, not naming it")
         });
     }
     let plain = plain?;
