@@ -72,9 +72,19 @@ pub fn fetch_readings_differ(check: &Check, fetch: &Request) -> Vec<String> {
             out.push(format!("reading {name}: no profile {base:?}"));
             continue;
         };
-        // The fetch rules the oracle has under that profile (`aipref`
-        // fetches as `rfc9309` does).
-        let rules = FetchProfile::by_name(base).unwrap_or_default();
+        // The fetch rules the oracle has under that profile, found by its
+        // name (`aipref` has none of its own: it fetches as `rfc9309`).
+        let rules = match FetchProfile::by_name(base) {
+            Some(r) if r.name == base => r,
+            None if base == "aipref" => FetchProfile::default(),
+            _ => {
+                out.push(format!(
+                    "reading {name}: FetchProfile::by_name({base:?}) is not \
+                     {base}'s fetch profile"
+                ));
+                continue;
+            }
+        };
         let mut oracle = if let Some(s) =
             fetch_switches().iter().find(|s| s.name == switch)
         {
