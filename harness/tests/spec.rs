@@ -80,7 +80,7 @@ fn paths_differ(case: &Case, check: &Check, profile: &str) -> Option<String> {
     let Request::Decide { agent, url, .. } = q else { return None };
     let parsed_as = Profile::by_name(profile)?;
     let robots = RobotsTxt::parse(&case.robots, &parsed_as);
-    let plain = robots.decide_linear(agent, url).ok();
+    let plain = robots.decide_linear(agent, url);
     if let Some(d) = library::library_differs(
         &case.robots,
         &robots,
@@ -90,7 +90,7 @@ fn paths_differ(case: &Case, check: &Check, profile: &str) -> Option<String> {
     ) {
         return Some(d);
     }
-    let plain = plain?;
+    let plain = plain.ok()?;
     // The oracle words its verdict as the case language does (`check`'s
     // first word, the reports, the protocol's replies).
     let expected = check.expected(profile);

@@ -46,7 +46,8 @@ use robots_adapters::scenario::Answer;
 use robots_adapters::wire::is_library_url;
 use robots_oracle::fetch::NetworkError;
 use robots_oracle::{
-    Category, Decision, Preference, Profile, Reason, RobotsTxt, line_ranges,
+    Category, Decision, Error, Preference, Profile, Reason, RobotsTxt,
+    line_ranges,
 };
 
 /// The first network error of a fetch check's scenario that the oracle's
@@ -103,34 +104,34 @@ pub fn signals_differ(
 
 /// The first way the library's views of `body` depart from the plain
 /// reading, if any. `full` is `body` parsed under the profile asked,
-/// `plain` its plain decision (`None` when it refused the URL).
+/// `plain` its plain decision, or the refusal of the URL.
 pub fn library_differs(
     body: &[u8],
     full: &RobotsTxt,
     agent: &str,
     url: &str,
-    plain: Option<&Decision>,
+    plain: Result<&Decision, &Error>,
 ) -> Option<String> {
     let profile = full.profile();
     let name = profile.name;
     if !profile.library_url_shapes && is_library_url(url) {
-        if let Some(d) = plain {
-            return Some(format!(
+        return match plain {
+            Ok(d) => Some(format!(
                 "{name} refuses library-shaped URLs (`library_url_shapes` \
                  off), but the plain reading answered {url:?}:\n{d:#?}"
-            ));
-        }
-        // The refusal names the URL it refuses (what `check` prints).
-        let said = full
-            .decide_linear(agent, url)
-            .err()
-            .map(|e| e.to_string())
-            .unwrap_or_default();
-        return (!said.contains(&format!("'{url}'"))).then(|| {
-            format!("{name} refuses {url:?} saying {said:?}, not naming it")
-        });
+            )),
+            // The refusal names the URL it refuses (what `check` prints).
+            Err(e) => {
+                let said = e.to_string();
+                (!said.contains(&format!("'{url}'"))).then(|| {
+                    format!(
+                        "{name} refuses {url:?} saying {said:?}, not naming it"
+                    )
+                })
+            }
+        };
     }
-    let plain = plain?;
+    let plain = plain.ok()?;
     let mine = RobotsTxt::parse_for(body, profile, agent);
     if mine.agent() != agent {
         return Some(format!(

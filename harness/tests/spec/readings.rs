@@ -51,14 +51,10 @@ fn wanted(name: &str, want: &Expected) -> Result<Verdict, String> {
     }
 }
 
-/// Whether `s` is, by `==`, the one switch of `all` it is.
-fn equal_to_itself_alone<T: PartialEq>(all: &[T], s: &T) -> bool {
-    all.iter().filter(|o| *o == s).count() == 1
-}
-
-/// Why the switch `name` names is not equal to itself alone, if it is not.
+/// Why the switch the reading `name` names is not, by `==`, the one
+/// switch of `all` it is, if it is not.
 fn unequal<T: PartialEq>(name: &str, all: &[T], s: &T) -> Option<String> {
-    (!equal_to_itself_alone(all, s)).then(|| {
+    (all.iter().filter(|o| *o == s).count() != 1).then(|| {
         format!("reading {name}: the switch does not equal itself alone by ==")
     })
 }
