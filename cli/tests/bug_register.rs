@@ -44,6 +44,11 @@ fn answer(e: &Entry, with: &[&str], tag: &str) -> String {
         .arg(&robots)
         .args(["--agent", &e.agent, &e.url])
         .args(e.status.map(|s| format!("--status={s}")))
+        .args(
+            e.content_encoding
+                .as_ref()
+                .map(|c| format!("--content-encoding={c}")),
+        )
         .output()
         .unwrap();
     let said = text(&out.stdout);

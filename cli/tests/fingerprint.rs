@@ -113,6 +113,48 @@ fn certify_carries_the_fingerprint_section_and_json() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A fetch bug whose site `check` can serve (the file alone, a status,
+/// content codings) is proposed for the register with them, and its
+/// report says how to replay it: robotparser 0.11.0's own fetch does not
+/// undo a gzip coding (rust-robotparser-3).
+#[test]
+fn bugs_proposes_a_fetch_bug_with_the_status_and_codings_it_is_served_with() {
+    let dir = std::env::temp_dir()
+        .join(format!("rc-bugs-fetch-{}", std::process::id()));
+    let out = bin()
+        .args(["bugs", "--adapter", "rust-robotparser"])
+        .args(["fetch::content::gzip-content-encoding-is-decoded"])
+        .args(["fetch::content::identity-content-encoding-is-no-coding"])
+        .arg("--out")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let proposed = std::fs::read_to_string(dir.join("proposed.toml")).unwrap();
+    let file: robots_fingerprint::register::File = toml::from_str(&proposed)
+        .unwrap_or_else(|e| panic!("{e}\n{proposed}"));
+    let [e] = file.bug.as_slice() else { panic!("one entry: {proposed}") };
+    assert_eq!(e.status, Some(200), "{proposed}");
+    assert_eq!(e.content_encoding.as_deref(), Some("gzip"), "{proposed}");
+    assert_eq!(
+        (e.url.as_str(), e.actual.as_str()),
+        ("/private/page", "allowed")
+    );
+    assert_eq!(e.expected["google"].answer, "disallowed", "{proposed}");
+    assert_eq!(
+        e.cases,
+        ["fetch::content::gzip-content-encoding-is-decoded::1"]
+    );
+    let report = std::fs::read_to_string(dir.join("bug-001.md")).unwrap();
+    assert!(
+        report.contains(
+            "--status 200 --content-encoding 'gzip' --adapter rust-robotparser"
+        ),
+        "{report}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn bugs_writes_an_index_and_one_report_per_class_for_a_real_parser() {
     let dir = std::env::temp_dir()

@@ -26,6 +26,7 @@ use robots_adapters::reference::Reference;
 use robots_adapters::{Adapter, Reply, Request, Verdict};
 use robots_diff::minimise::{Subject, minimise};
 use robots_oracle::{Profile, switches};
+use robots_runner::case::fetch::encode_codings;
 use robots_runner::case::{Case, Check};
 use robots_runner::output::{OutDir, OutputError, atomic_write};
 use robots_runner::suite::Clause;
@@ -75,6 +76,10 @@ pub struct Bug {
     pub url: String,
     /// Whether the body and URL are minimised.
     pub minimised: bool,
+    /// For a fetch check whose site `check --status` and
+    /// `--content-encoding` can serve (the file alone, at the default
+    /// robots.txt URL: [`servable`]), its status and content codings.
+    pub served: Option<Served>,
     /// What the parser answered.
     pub actual: String,
     /// What the oracle answers under the fitted reading.
@@ -86,6 +91,49 @@ pub struct Bug {
     pub claimed_expected: String,
     /// The clauses the case cites, quoted.
     pub clauses: Vec<Quote>,
+}
+
+/// How the file of a fetch check is served: what `check --status CODE
+/// --content-encoding CODINGS` serves.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Served {
+    /// The HTTP status.
+    pub status: u16,
+    /// The `Content-Encoding` value, if the body is coded.
+    pub content_encoding: Option<String>,
+}
+
+/// How `check` can serve the site of `request` with `body` as the file,
+/// if it can: a fetch of the file alone at the default robots.txt URL
+/// (no other route, no cached copy, no earlier outage), answered at once
+/// with a status that is no redirect, a `text/plain` body that is `body`
+/// (coded with its `Content-Encoding`, if any) and no other header.
+pub fn servable(request: &Request, body: &[u8]) -> Option<Served> {
+    use robots_adapters::scenario::{Answer, DEFAULT_START};
+    let Request::Fetch { scenario, .. } = request else { return None };
+    let [route] = scenario.routes.as_slice() else { return None };
+    let Answer::Response(r) = &route.answer else { return None };
+    let alone = scenario.start == DEFAULT_START
+        && route.url == DEFAULT_START
+        && scenario.cached.is_none()
+        && scenario.unreachable_for == 0
+        && scenario.site_available
+        && r.delay_ms == 0
+        && ((200..300).contains(&r.status) || (400..600).contains(&r.status));
+    let plain = r.headers.iter().all(|(k, v)| {
+        k.eq_ignore_ascii_case("content-encoding")
+            || (k.eq_ignore_ascii_case("content-type")
+                && v.to_ascii_lowercase().starts_with("text/plain"))
+    });
+    if !alone || !plain {
+        return None;
+    }
+    let content_encoding = r.header("content-encoding").map(str::to_string);
+    let same = match &content_encoding {
+        None => *r.body == *body,
+        Some(c) => encode_codings(c, body).is_ok_and(|b| *b == *r.body),
+    };
+    same.then_some(Served { status: r.status, content_encoding })
 }
 
 /// A clause as quoted in a report.
@@ -278,6 +326,7 @@ fn decide_bug(
         agent: s.agent,
         url: s.url,
         minimised,
+        served: None,
         actual: theirs.as_str().to_string(),
         fitted: ours.as_str().to_string(),
         claimed_oracle,
@@ -314,6 +363,7 @@ fn other_bug(
         agent,
         url,
         minimised: false,
+        served: servable(&check.request, &case.robots),
         actual: words(reply),
         fitted: words(fitted),
         claimed_oracle: words(&under_claim.answer(&check.request)),
@@ -420,7 +470,37 @@ pub fn render_bug(about: &About, fit: &Fit, bug: &Bug) -> String {
     let _ = writeln!(md, "```text\n{}\n```\n", shown(&bug.robots));
     let _ = writeln!(md, "- Agent: `{}`", bug.agent);
     let _ = writeln!(md, "- URL: `{}`", bug.url);
-    let _ = writeln!(md, "- Operation: `{}`\n", bug.op);
+    match &bug.served {
+        Some(served) => {
+            let _ = writeln!(md, "- Operation: `{}`", bug.op);
+            let coded = served
+                .content_encoding
+                .as_ref()
+                .map_or_else(String::new, |c| {
+                    format!(" --content-encoding '{c}'")
+                });
+            let _ = writeln!(
+                md,
+                "- Served: status {}{}; replay: `robots-conformance check \
+                 --robots robots.txt --agent '{}' --status {}{coded} \
+                 --adapter {} '{}'`\n",
+                served.status,
+                served
+                    .content_encoding
+                    .as_ref()
+                    .map_or_else(String::new, |c| format!(
+                        ", Content-Encoding: {c}"
+                    )),
+                bug.agent,
+                served.status,
+                about.adapter,
+                bug.url
+            );
+        }
+        None => {
+            let _ = writeln!(md, "- Operation: `{}`\n", bug.op);
+        }
+    }
     let _ = writeln!(md, "## Expected vs actual\n");
     let _ = writeln!(md, "| | answer |\n|---|---|");
     let _ = writeln!(md, "| actual ({}) | {} |", about.adapter, bug.actual);
@@ -560,4 +640,87 @@ pub fn write_bugs(
         stale += 1;
     }
     Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use robots_adapters::scenario::{Answer, Response, Route, Scenario};
+
+    use super::*;
+
+    fn fetch(scenario: Scenario) -> Request {
+        Request::Fetch {
+            scenario: Arc::new(scenario),
+            agent: "FooBot".into(),
+            url: "/private".into(),
+            live: None,
+        }
+    }
+
+    fn served_with(
+        status: u16,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> Scenario {
+        Scenario::single(Answer::Response(Response {
+            status,
+            headers: headers
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            body: Arc::from(body),
+            delay_ms: 0,
+        }))
+    }
+
+    #[test]
+    fn a_fetch_of_the_file_alone_is_servable_with_its_status_and_codings() {
+        let body = b"User-agent: *\nDisallow: /private\n";
+        let plain = [("Content-Type", "text/plain; charset=utf-8")];
+        assert_eq!(
+            servable(&fetch(served_with(503, &plain, body)), body),
+            Some(Served { status: 503, content_encoding: None })
+        );
+        let coded = encode_codings("gzip, deflate", body).unwrap();
+        let gz = [
+            ("Content-Type", "text/plain"),
+            ("Content-Encoding", "gzip, deflate"),
+        ];
+        assert_eq!(
+            servable(&fetch(served_with(200, &gz, &coded)), body),
+            Some(Served {
+                status: 200,
+                content_encoding: Some("gzip, deflate".into())
+            })
+        );
+        // What `check` cannot serve: a redirect, another route, a cached
+        // copy, an earlier outage, a delay, another header or content
+        // type, a body other than the file, a decide request.
+        let not = |s: Scenario| assert_eq!(servable(&fetch(s), body), None);
+        not(served_with(301, &[("Location", "/x")], b""));
+        not(served_with(200, &[("Cache-Control", "max-age=60")], body));
+        not(served_with(200, &[("Content-Type", "text/html")], body));
+        not(served_with(200, &plain, b"User-agent: *\n"));
+        not(served_with(200, &[("Content-Encoding", "gzip")], body));
+        let mut two = served_with(200, &plain, body);
+        two.routes.push(Route {
+            url: "http://example.com/other".into(),
+            answer: Answer::status(404),
+        });
+        not(two);
+        let mut down = served_with(503, &plain, body);
+        down.unreachable_for = 3600;
+        not(down);
+        let mut slow = served_with(200, &plain, body);
+        if let Answer::Response(r) = &mut slow.routes[0].answer {
+            r.delay_ms = 10;
+        }
+        not(slow);
+        let decide = Request::Decide {
+            robots: Arc::from(&body[..]),
+            agent: "FooBot".into(),
+            url: "/".into(),
+        };
+        assert_eq!(servable(&decide, body), None);
+    }
 }

@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use robots_runner::case::fetch::encode_codings;
 use serde::{Deserialize, Serialize};
 
 /// One file of the register: a parser's bugs.
@@ -87,6 +88,12 @@ pub struct Entry {
     /// of the body alone.
     #[serde(default)]
     pub status: Option<u16>,
+    /// The `Content-Encoding` the file is served with (`gzip`, `deflate`,
+    /// or a list in the order applied), for a bug of the fetch layer
+    /// (replayed with `check --content-encoding`; the status is `status`,
+    /// else 200).
+    #[serde(default)]
+    pub content_encoding: Option<String>,
     /// The expected answer under `rfc9309` and `google`.
     pub expected: BTreeMap<String, Expected>,
     /// The parser's answer.
@@ -142,7 +149,7 @@ pub fn default_dir() -> PathBuf {
 /// (id not `<adapter>-<n>` or repeated, file name not the adapter, an
 /// expected answer that is not a verdict or equals the actual one, no
 /// profile, no case, no review, a status no crawler can be served by
-/// `check --status`).
+/// `check --status`, a coding `check --content-encoding` cannot apply).
 pub fn load(dir: &Path) -> Result<Vec<(PathBuf, File)>, RegisterError> {
     let read = |p: &Path| RegisterError::Read {
         file: p.to_path_buf(),
@@ -228,6 +235,11 @@ fn check(path: &Path, f: &File) -> Result<(), RegisterError> {
                      target: write a fetch case)"
                 ),
             ));
+        }
+        if let Some(c) = &b.content_encoding
+            && let Err(e) = encode_codings(c, b"")
+        {
+            return Err(bad(&b.id, format!("content_encoding: {e}")));
         }
         if b.title.trim().is_empty()
             || b.cases.is_empty()
@@ -327,9 +339,14 @@ pub fn propose(
             left_out += 1;
             continue;
         };
-        // Not a decide check, or the parser answers what its claimed
-        // profile expects (it departs only from its fitted reading).
-        if b.op != "decide" || b.claimed_oracle == b.actual {
+        // Neither a decide check nor a fetch whose site `check` can serve
+        // (the file alone, with a status and codings), or the parser
+        // answers what its claimed profile expects (it departs only from
+        // its fitted reading).
+        let served = b.served.as_ref().filter(|_| b.op == "fetch");
+        if (b.op != "decide" && served.is_none())
+            || b.claimed_oracle == b.actual
+        {
             left_out += 1;
             continue;
         }
@@ -361,7 +378,8 @@ pub fn propose(
             robots,
             agent: b.agent.clone(),
             url: b.url.clone(),
-            status: None,
+            status: served.map(|s| s.status),
+            content_encoding: served.and_then(|s| s.content_encoding.clone()),
             expected,
             actual: b.actual.clone(),
             cases: vec![b.check.clone()],
@@ -374,7 +392,7 @@ pub fn propose(
          # Before moving one into the register: read the parser's code so that the title names the\n\
          # cause, merge entries with one root cause, drop the typos the fitted reading accepts from\n\
          # `robots`, give each expected answer its reason, check `kind`, and say in `reviewed` what\n\
-         # was read. {left_out} finding(s) left out (not a decide check, a body that is not UTF-8, or an answer the claimed profile expects).\n\n"
+         # was read. {left_out} finding(s) left out (neither a decide check nor a fetch of the file alone, a body that is not UTF-8, or an answer the claimed profile expects).\n\n"
     );
     out.push_str(&toml::to_string(&file).unwrap_or_default());
     out
@@ -402,6 +420,7 @@ mod tests {
             agent: "FooBot".into(),
             url: "/".into(),
             status: None,
+            content_encoding: None,
             expected,
             actual: "allowed".into(),
             cases: vec!["a::b::c::1".into()],
@@ -440,6 +459,18 @@ mod tests {
             served.bug[0].status = Some(code);
             let got = check(p, &served);
             assert_eq!(got.is_ok(), fine, "status {code}: {got:?}");
+        }
+        // Codings `check --content-encoding` can apply, and no other.
+        for (coding, fine) in [
+            ("gzip", true),
+            ("deflate, gzip", true),
+            ("br", false),
+            ("", false),
+        ] {
+            let mut coded = ok.clone();
+            coded.bug[0].content_encoding = Some(coding.into());
+            let got = check(p, &coded);
+            assert_eq!(got.is_ok(), fine, "coding {coding:?}: {got:?}");
         }
     }
 }

@@ -12,6 +12,7 @@ use robots_adapters::registry::{self, Status};
 use robots_adapters::scenario::{Answer, Response, Scenario};
 use robots_adapters::wire;
 use robots_adapters::{Adapter, Reply, Request};
+use robots_runner::case::fetch::encode_codings;
 use robots_runner::run::ask_with_scenario;
 
 /// Decide URLs against one robots.txt file.
@@ -60,6 +61,16 @@ pub struct Args {
         conflicts_with_all = ["command", "usage"]
     )]
     status: Option<u16>,
+    /// Ask as a crawler that fetches the file and gets it with this
+    /// `Content-Encoding`: `gzip`, `deflate`, or a list of them in the
+    /// order applied (`"gzip, deflate"`). The body is served coded so;
+    /// the status is `--status`, else 200
+    #[arg(
+        long,
+        value_name = "CODINGS",
+        conflicts_with_all = ["command", "usage"]
+    )]
+    content_encoding: Option<String>,
     /// URLs: absolute, or paths with optional query
     #[arg(required = true, value_name = "URL")]
     urls: Vec<String>,
@@ -80,19 +91,34 @@ fn read_body(path: &PathBuf) -> anyhow::Result<Vec<u8>> {
     std::fs::read(path).with_context(|| format!("reading {}", path.display()))
 }
 
-/// The site `check --status` stands for: the file at the default
-/// robots.txt URL, answered with `code` and `body` (`text/plain`).
-fn served(code: u16, body: &Arc<[u8]>) -> anyhow::Result<Arc<Scenario>> {
+/// The site `check --status` (and `--content-encoding`) stands for: the
+/// file at the default robots.txt URL, answered with `code` and `body`
+/// (`text/plain`), coded with `codings` if given.
+fn served(
+    code: u16,
+    codings: Option<&str>,
+    body: &Arc<[u8]>,
+) -> anyhow::Result<Arc<Scenario>> {
     if (300..400).contains(&code) {
         anyhow::bail!(
             "--status {code}: a redirect needs a target; write a fetch case \
              (spec-cases/README.md) to follow one"
         );
     }
+    let mut headers = vec![("Content-Type".into(), "text/plain".into())];
+    let body = match codings {
+        None => body.clone(),
+        Some(c) => {
+            let coded = encode_codings(c, body)
+                .map_err(|e| anyhow::anyhow!("--content-encoding: {e}"))?;
+            headers.push(("Content-Encoding".into(), c.to_string()));
+            Arc::from(coded)
+        }
+    };
     let answer = Answer::Response(Response {
         status: code,
-        headers: vec![("Content-Type".into(), "text/plain".into())],
-        body: body.clone(),
+        headers,
+        body,
         delay_ms: 0,
     });
     Ok(Arc::new(Scenario::single(answer)))
@@ -176,7 +202,13 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             (a.json, a.explain),
         );
     }
-    let scenario = a.status.map(|code| served(code, &robots)).transpose()?;
+    let fetched = a.status.is_some() || a.content_encoding.is_some();
+    let scenario = fetched
+        .then(|| {
+            let code = a.status.unwrap_or(200);
+            served(code, a.content_encoding.as_deref(), &robots)
+        })
+        .transpose()?;
     let requests: Vec<Request> = a
         .urls
         .iter()

@@ -244,12 +244,7 @@ fn response_of(
                 return Err(FetchError::TwoContentEncodings);
             }
             headers.push(("Content-Encoding".into(), coding.to_string()));
-            // Listed in the order they were applied (RFC 9110 §8.4).
-            let mut coded = body.to_vec();
-            for c in coding.split(',').map(str::trim) {
-                coded = encode(c, &coded)?;
-            }
-            Arc::from(coded)
+            Arc::from(encode_codings(coding, &body)?)
         }
     };
     Ok(Answer::Response(Response {
@@ -258,6 +253,26 @@ fn response_of(
         body,
         delay_ms: a.delay_ms.unwrap_or(0),
     }))
+}
+
+/// `body` with the content codings `codings` applied: a `Content-Encoding`
+/// value, `gzip`, `deflate` or a comma-separated list of them in the
+/// order they are applied (RFC 9110 §8.4). The case model's
+/// `content_encoding`, and `check --content-encoding`.
+///
+/// # Errors
+///
+/// [`FetchError::UnknownContentEncoding`] naming the first coding that is
+/// neither `gzip` nor `deflate`.
+pub fn encode_codings(
+    codings: &str,
+    body: &[u8],
+) -> Result<Vec<u8>, FetchError> {
+    let mut coded = body.to_vec();
+    for c in codings.split(',').map(str::trim) {
+        coded = encode(c, &coded)?;
+    }
+    Ok(coded)
 }
 
 /// `body` compressed with the content coding `coding` (RFC 9110 §8.4.1).
