@@ -119,7 +119,7 @@ pub fn servable(request: &Request, body: &[u8]) -> Option<Served> {
         && scenario.unreachable_for == 0
         && scenario.site_available
         && r.delay_ms == 0
-        && ((200..300).contains(&r.status) || (400..600).contains(&r.status));
+        && crate::register::servable_status(r.status);
     let plain = r.headers.iter().all(|(k, v)| {
         k.eq_ignore_ascii_case("content-encoding")
             || (k.eq_ignore_ascii_case("content-type")
@@ -470,37 +470,26 @@ pub fn render_bug(about: &About, fit: &Fit, bug: &Bug) -> String {
     let _ = writeln!(md, "```text\n{}\n```\n", shown(&bug.robots));
     let _ = writeln!(md, "- Agent: `{}`", bug.agent);
     let _ = writeln!(md, "- URL: `{}`", bug.url);
-    match &bug.served {
-        Some(served) => {
-            let _ = writeln!(md, "- Operation: `{}`", bug.op);
-            let coded = served
-                .content_encoding
-                .as_ref()
-                .map_or_else(String::new, |c| {
-                    format!(" --content-encoding '{c}'")
-                });
-            let _ = writeln!(
-                md,
-                "- Served: status {}{}; replay: `robots-conformance check \
-                 --robots robots.txt --agent '{}' --status {}{coded} \
-                 --adapter {} '{}'`\n",
-                served.status,
-                served
-                    .content_encoding
-                    .as_ref()
-                    .map_or_else(String::new, |c| format!(
-                        ", Content-Encoding: {c}"
-                    )),
-                bug.agent,
-                served.status,
-                about.adapter,
-                bug.url
-            );
-        }
-        None => {
-            let _ = writeln!(md, "- Operation: `{}`\n", bug.op);
-        }
+    let _ = writeln!(md, "- Operation: `{}`", bug.op);
+    if let Some(served) = &bug.served {
+        let (header, flag) = served.content_encoding.as_ref().map_or_else(
+            Default::default,
+            |c| {
+                (
+                    format!(", Content-Encoding: {c}"),
+                    format!(" --content-encoding '{c}'"),
+                )
+            },
+        );
+        let _ = writeln!(
+            md,
+            "- Served: status {}{header}; replay: `robots-conformance check \
+             --robots robots.txt --agent '{}' --status {}{flag} --adapter {} \
+             '{}'`",
+            served.status, bug.agent, served.status, about.adapter, bug.url
+        );
     }
+    let _ = writeln!(md);
     let _ = writeln!(md, "## Expected vs actual\n");
     let _ = writeln!(md, "| | answer |\n|---|---|");
     let _ = writeln!(md, "| actual ({}) | {} |", about.adapter, bug.actual);

@@ -226,7 +226,7 @@ fn check(path: &Path, f: &File) -> Result<(), RegisterError> {
             ));
         }
         if let Some(code) = b.status
-            && !((200..300).contains(&code) || (400..600).contains(&code))
+            && !servable_status(code)
         {
             return Err(bad(
                 &b.id,
@@ -255,6 +255,12 @@ fn check(path: &Path, f: &File) -> Result<(), RegisterError> {
         }
     }
     Ok(())
+}
+
+/// Whether `check --status` can serve a file with status `code`: a 2xx,
+/// 4xx or 5xx (a redirect needs a target, which a fetch case gives).
+pub fn servable_status(code: u16) -> bool {
+    (200..300).contains(&code) || (400..600).contains(&code)
 }
 
 /// `bugs/index.md`: every entry, by adapter, with counts.
